@@ -1,0 +1,56 @@
+// The interface every implementation of the layer plugs into. Adding a backend: a kernel in
+// kernels/, an adapter in src/backends/, one line in registry.cpp.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "env/environment.h"
+#include "problem/problem.h"
+
+namespace mish {
+
+// Where a backend's buffers live and where it runs.
+enum class Placement { host, device };
+
+// Pointers to the layer's tensors, all on the backend's side (host or device).
+struct Tensors {
+  const float* x = nullptr;  // [m, k]
+  const float* w = nullptr;  // [n, k]
+  const float* b = nullptr;  // [n]
+  float* y = nullptr;        // [m, n], written by run()
+};
+
+struct Support {
+  bool ok = true;
+  std::string reason;  // why not, when !ok
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;     // the CLI name, also the JSON key
+  virtual std::string_view summary() const = 0;  // one line for --list-backends
+  virtual std::string_view math_mode() const = 0;
+  virtual Placement placement() const { return Placement::device; }
+  // Shape and architecture limits; `device` is null when no GPU is present.
+  virtual Support supports(const Problem&, const DeviceInfo* device) const {
+    (void)device;
+    return {};
+  }
+  // Handles, heuristics, weight prepacking: untimed, but reported. May allocate.
+  virtual void setup(const Problem& problem, const Tensors& tensors, cudaStream_t stream) {
+    (void)problem, (void)tensors, (void)stream;
+  }
+  // Enqueues one forward pass: no allocation, no synchronization (host backends run inline).
+  virtual void run(const Tensors& tensors, cudaStream_t stream) = 0;
+  // Algorithm, tiles, launch configuration: lands in the report.
+  virtual nlohmann::json describe() const { return nlohmann::json::object(); }
+};
+
+}  // namespace mish

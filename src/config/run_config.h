@@ -1,0 +1,38 @@
+// Everything one invocation does: problems, backends, sampling, tolerance, outputs.
+// Built from defaults, then a JSON config file (--config), then command-line flags.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "problem/problem.h"
+#include "timing/timer.h"
+#include "verify/verify.h"
+
+namespace mish {
+
+struct RunConfig {
+  std::vector<Problem> problems{Problem{}};
+  std::vector<std::string> backends{"all"};
+  SampleSettings sampling;
+  Tolerance tolerance;
+  std::string json_path;  // empty: no report file
+  std::string dump_dir;   // empty: no .npy dump
+  bool quiet = false;
+};
+
+// Applies a parsed config document; throws UsageError naming `source` and the offending key on
+// unknown keys, wrong types or bad values. See docs/cli.md for the keys.
+void apply_config_json(const nlohmann::json& document, const std::string& source, RunConfig& config);
+
+// Reads and applies a config file; throws UsageError if unreadable or invalid.
+void apply_config_file(const std::string& path, RunConfig& config);
+
+// Checks cross-field rules (sizes, counts, tolerances); throws UsageError.
+void validate(const RunConfig& config);
+
+// Splits "a,b,c" (spaces around names ignored).
+std::vector<std::string> split_list(const std::string& text);
+
+}  // namespace mish

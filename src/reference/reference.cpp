@@ -1,0 +1,38 @@
+#include "reference/reference.h"
+
+#include <cblas.h>
+
+#include <cmath>
+
+namespace mish {
+namespace {
+
+std::vector<double> widen(const std::vector<float>& values) {
+  std::vector<double> wide(values.size());
+  const int64_t n = static_cast<int64_t>(values.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) wide[i] = values[i];
+  return wide;
+}
+
+}  // namespace
+
+double mish_double(double x) { return x * std::tanh(std::log1p(std::exp(x))); }
+
+std::vector<double> compute_reference(const Problem& problem, const HostInputs& inputs) {
+  const std::vector<double> x = widen(inputs.x);
+  const std::vector<double> w = widen(inputs.w);
+  std::vector<double> y(problem.y_count());
+  const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n),
+            k = static_cast<int>(problem.k);
+  // y = x * W^T: both operands row-major with leading dimension k.
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0, x.data(), k, w.data(), k, 0.0,
+              y.data(), n);
+  const int64_t count = static_cast<int64_t>(y.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = mish_double(mish_double(y[i] + double(inputs.b[i % problem.n])));
+  return y;
+}
+
+}  // namespace mish

@@ -1,0 +1,66 @@
+#include "report/npy.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/errors.h"
+
+namespace mish {
+namespace {
+
+void write_array(const std::string& path, const char* descr, const void* data, size_t item_bytes,
+                 const std::vector<uint64_t>& shape) {
+  uint64_t count = 1;
+  std::string dims;
+  for (uint64_t d : shape) {
+    count *= d;
+    dims += fmt::format("{}, ", d);
+  }
+  if (shape.size() > 1) dims.resize(dims.size() - 2);  // "(3,)" for 1-D, "(3, 4)" otherwise
+  std::string header =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
+  // magic (6) + version (2) + header length (2) + header, padded with spaces to a multiple of 64.
+  const size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out) throw UsageError(fmt::format("cannot write '{}'", temporary));
+    const uint16_t length = static_cast<uint16_t>(header.size());
+    out.write("\x93NUMPY\x01\x00", 8);
+    out.put(static_cast<char>(length & 0xff));
+    out.put(static_cast<char>(length >> 8));
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(count * item_bytes));
+    if (!out) throw UsageError(fmt::format("writing '{}' failed (disk full?)", temporary));
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+}  // namespace
+
+void write_npy(const std::string& path, const float* data, const std::vector<uint64_t>& shape) {
+  write_array(path, "<f4", data, sizeof(float), shape);
+}
+
+void write_npy(const std::string& path, const double* data, const std::vector<uint64_t>& shape) {
+  write_array(path, "<f8", data, sizeof(double), shape);
+}
+
+std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name) {
+  const std::filesystem::path folder =
+      std::filesystem::path(dir) /
+      fmt::format("{}-{}-seed{}", problem.shape(), to_string(problem.distribution), problem.seed);
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error)
+    throw UsageError(fmt::format("cannot create dump folder '{}': {}", folder.string(),
+                                 error.message()));
+  return (folder / (name + ".npy")).string();
+}
+
+}  // namespace mish

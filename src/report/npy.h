@@ -1,0 +1,17 @@
+// Writes arrays as NumPy .npy files (format 1.0, little-endian, C order) for `--dump`.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "problem/problem.h"
+
+namespace mish {
+
+void write_npy(const std::string& path, const float* data, const std::vector<uint64_t>& shape);
+void write_npy(const std::string& path, const double* data, const std::vector<uint64_t>& shape);
+
+// DIR/<m>x<n>x<k>-<distribution>-seed<seed>/<name>.npy, creating the folder.
+std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name);
+
+}  // namespace mish

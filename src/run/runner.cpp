@@ -1,0 +1,252 @@
+#include "run/runner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "backends/registry.h"
+#include "common/device_buffer.h"
+#include "common/errors.h"
+#include "cuda_check.cuh"
+#include "generate.cuh"
+#include "problem/generator.h"
+#include "reference/reference.h"
+#include "report/npy.h"
+
+namespace mish {
+namespace {
+
+double elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Status lines go to stderr so stdout carries only the table.
+template <typename... Args>
+void say(const RunConfig& config, fmt::format_string<Args...> format, Args&&... args) {
+  if (!config.quiet) fmt::print(stderr, "{}\n", fmt::format(format, std::forward<Args>(args)...));
+}
+
+// RAII stream.
+class Stream {
+ public:
+  Stream() { MISH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { MISH_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_)); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// The problem's tensors on the device, generated there with the same counter-based generator.
+struct DeviceProblem {
+  DeviceBuffer<float> x, w, b, y;
+  DeviceProblem(const Problem& p, cudaStream_t stream)
+      : x(p.x_count()), w(p.w_count()), b(p.n), y(p.y_count()) {
+    const float bound = p.init_bound();
+    generate_on_device(p.distribution, p.seed, Tensor::x, x.get(), x.size(), p.k, bound, stream);
+    generate_on_device(p.distribution, p.seed, Tensor::w, w.get(), w.size(), p.k, bound, stream);
+    generate_on_device(p.distribution, p.seed, Tensor::b, b.get(), b.size(), p.n, bound, stream);
+    MISH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  Tensors tensors() const { return {x.get(), w.get(), b.get(), y.get()}; }
+};
+
+std::string fmt_gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", double(bytes) / (1 << 30)); }
+
+// Runs one backend on one problem; every failure is caught and recorded, never propagated.
+class BackendSession {
+ public:
+  BackendSession(const RunConfig& config, const Problem& problem, const HostInputs& inputs,
+                 const std::vector<double>& reference, const std::optional<DeviceInfo>& device,
+                 DeviceProblem* device_problem, cudaStream_t stream, DeviceTimer* timer)
+      : config_(config), problem_(problem), inputs_(inputs), reference_(reference),
+        device_(device), device_problem_(device_problem), stream_(stream), timer_(timer) {}
+
+  BackendResult run(Backend& backend) {
+    BackendResult result;
+    result.backend = std::string(backend.name());
+    result.math_mode = std::string(backend.math_mode());
+    try {
+      const Support support = backend.supports(problem_, device_ ? &*device_ : nullptr);
+      if (!support.ok) {
+        result.status = Status::skipped;
+        result.reason = support.reason;
+        return result;
+      }
+      if (backend.placement() == Placement::host)
+        run_on_host(backend, result);
+      else
+        run_on_device(backend, result);
+      result.details = backend.describe();
+    } catch (const CudaError& error) {
+      result.status = Status::error;
+      result.reason = error.out_of_memory()
+                          ? fmt::format("out of device memory: {}", error.what())
+                          : error.what();
+      cudaGetLastError();  // clear a non-sticky error so the next backend starts clean
+    } catch (const std::exception& error) {
+      result.status = Status::error;
+      result.reason = error.what();
+    }
+    return result;
+  }
+
+ private:
+  void run_on_host(Backend& backend, BackendResult& result) {
+    host_y_.assign(problem_.y_count(), std::numeric_limits<float>::quiet_NaN());
+    const Tensors t{inputs_.x.data(), inputs_.w.data(), inputs_.b.data(), host_y_.data()};
+    const auto setup_start = std::chrono::steady_clock::now();
+    backend.setup(problem_, t, nullptr);
+    result.setup_ms = elapsed_ms(setup_start);
+    backend.run(t, nullptr);
+    check_output(result, host_y_);
+    result.samples_ms = sample_host([&] { backend.run(t, nullptr); }, config_.sampling);
+  }
+
+  void run_on_device(Backend& backend, BackendResult& result) {
+    const Tensors t = device_problem_->tensors();
+    const auto setup_start = std::chrono::steady_clock::now();
+    backend.setup(problem_, t, stream_);
+    MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    result.setup_ms = elapsed_ms(setup_start);
+    // Poison with NaN (all-ones bytes) so an element the backend never writes fails verification.
+    MISH_CUDA_CHECK(cudaMemsetAsync(t.y, 0xff, problem_.y_count() * sizeof(float), stream_));
+    backend.run(t, stream_);
+    MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    host_y_.resize(problem_.y_count());
+    MISH_CUDA_CHECK(cudaMemcpy(host_y_.data(), t.y, problem_.y_count() * sizeof(float),
+                               cudaMemcpyDeviceToHost));
+    check_output(result, host_y_);
+    result.samples_ms = timer_->sample([&] { backend.run(t, stream_); }, config_.sampling);
+    MISH_CUDA_CHECK(cudaGetLastError());
+  }
+
+  void check_output(BackendResult& result, const std::vector<float>& y) {
+    result.verification =
+        verify(y.data(), reference_.data(), problem_.m, problem_.n, config_.tolerance);
+    const Verification& v = *result.verification;
+    if (!v.passed()) {
+      result.status = Status::mismatch;
+      result.reason = fmt::format(
+          "{} of {} elements outside atol={:g} rtol={:g} ({} NaN/Inf); worst at ({}, {}): got {:.9g}, "
+          "expected {:.9g}",
+          v.mismatches, v.checked, config_.tolerance.atol, config_.tolerance.rtol, v.nonfinite,
+          v.worst.row, v.worst.col, v.worst.got, v.worst.expected);
+      if (config_.dump_dir.empty()) result.reason += "; rerun with --dump DIR to get the tensors as .npy";
+    }
+    if (!config_.dump_dir.empty())
+      write_npy(dump_path(config_.dump_dir, problem_, "y_" + result.backend), y.data(),
+                {uint64_t(problem_.m), uint64_t(problem_.n)});
+  }
+
+  const RunConfig& config_;
+  const Problem& problem_;
+  const HostInputs& inputs_;
+  const std::vector<double>& reference_;
+  const std::optional<DeviceInfo>& device_;
+  DeviceProblem* device_problem_;
+  cudaStream_t stream_;
+  DeviceTimer* timer_;
+  std::vector<float> host_y_;
+};
+
+void dump_inputs(const RunConfig& config, const Problem& p, const HostInputs& inputs,
+                 const std::vector<double>& reference) {
+  const uint64_t m = p.m, n = p.n, k = p.k;
+  write_npy(dump_path(config.dump_dir, p, "x"), inputs.x.data(), {m, k});
+  write_npy(dump_path(config.dump_dir, p, "w"), inputs.w.data(), {n, k});
+  write_npy(dump_path(config.dump_dir, p, "b"), inputs.b.data(), {n});
+  write_npy(dump_path(config.dump_dir, p, "y_reference"), reference.data(), {m, n});
+}
+
+}  // namespace
+
+std::string to_string(Status status) {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::mismatch: return "mismatch";
+    case Status::skipped: return "skipped";
+    case Status::error: return "error";
+  }
+  return "unknown";
+}
+
+bool RunOutcome::any_failure() const {
+  for (const ProblemRun& run : runs)
+    for (const BackendResult& r : run.results)
+      if (r.status == Status::mismatch || r.status == Status::error) return true;
+  return false;
+}
+
+uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2Mode l2) {
+  return problem.io_bytes() + (l2 == L2Mode::flush ? 2 * uint64_t(device.l2_bytes) : 0);
+}
+
+RunOutcome run_benchmark(const RunConfig& config) {
+  validate(config);
+  std::vector<std::unique_ptr<Backend>> backends = select_backends(config.backends);
+
+  RunOutcome outcome;
+  outcome.host = query_host();
+  bool needs_device = false;
+  for (const auto& backend : backends) needs_device |= backend->placement() == Placement::device;
+  if (needs_device) {
+    std::string why;
+    outcome.device = query_device(&why);
+    if (!outcome.device)
+      throw EnvironmentError(fmt::format(
+          "no CUDA device ({}); the GPU backends need one. Run --backend=cpu to use the host only",
+          why));
+    for (const Problem& p : config.problems) {
+      const uint64_t need = base_device_bytes(p, *outcome.device, config.sampling.l2);
+      if (need > outcome.device->free_bytes)
+        throw EnvironmentError(fmt::format(
+            "not enough device memory for {}: needs at least {} (inputs, output{}), {} free on {}; "
+            "use smaller --m/--n/--k",
+            p.shape(), fmt_gib(need), config.sampling.l2 == L2Mode::flush ? ", L2 flush buffer" : "",
+            fmt_gib(outcome.device->free_bytes), outcome.device->name));
+    }
+  }
+
+  std::unique_ptr<Stream> stream;
+  std::unique_ptr<DeviceTimer> timer;
+  if (needs_device) {
+    stream = std::make_unique<Stream>();
+    timer = std::make_unique<DeviceTimer>(stream->get(), outcome.device->l2_bytes,
+                                          config.sampling.l2);
+  }
+
+  for (const Problem& problem : config.problems) {
+    ProblemRun run;
+    run.problem = problem;
+    say(config, "problem {} ({}, seed {}): generating inputs", problem.shape(),
+        to_string(problem.distribution), problem.seed);
+    auto start = std::chrono::steady_clock::now();
+    const HostInputs inputs = generate_inputs(problem);
+    run.generate_ms = elapsed_ms(start);
+    start = std::chrono::steady_clock::now();
+    const std::vector<double> reference = compute_reference(problem, inputs);
+    run.reference_ms = elapsed_ms(start);
+    say(config, "float64 reference: {:.1f} ms", run.reference_ms);
+    if (!config.dump_dir.empty()) dump_inputs(config, problem, inputs, reference);
+
+    std::unique_ptr<DeviceProblem> device_problem;
+    if (needs_device) device_problem = std::make_unique<DeviceProblem>(problem, stream->get());
+    BackendSession session(config, problem, inputs, reference, outcome.device,
+                           device_problem.get(), stream ? stream->get() : nullptr, timer.get());
+    for (auto& backend : backends) {
+      say(config, "{}: verifying and timing", backend->name());
+      run.results.push_back(session.run(*backend));
+      run.results.back().stats = summarize(run.results.back().samples_ms);
+    }
+    outcome.runs.push_back(std::move(run));
+  }
+  return outcome;
+}
+
+}  // namespace mish

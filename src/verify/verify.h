@@ -1,0 +1,33 @@
+// Element-by-element check of a backend's output against the float64 reference:
+// |y - ref| <= atol + rtol * |ref| for every element; NaN and Inf always fail.
+#pragma once
+#include <cstdint>
+
+namespace mish {
+
+struct Tolerance {
+  double atol = 1e-4;
+  double rtol = 1e-4;
+};
+
+struct WorstElement {
+  int64_t row = -1;
+  int64_t col = -1;
+  double got = 0.0;
+  double expected = 0.0;
+};
+
+struct Verification {
+  uint64_t checked = 0;
+  uint64_t mismatches = 0;  // elements outside the tolerance, non-finite ones included
+  uint64_t nonfinite = 0;   // NaN or Inf in the output
+  double max_abs = 0.0;     // over finite elements
+  double max_rel = 0.0;     // |y - ref| / |ref| over finite elements with ref != 0
+  WorstElement worst;       // the element furthest outside (or closest to) its tolerance
+  bool passed() const { return mismatches == 0 && checked > 0; }
+};
+
+Verification verify(const float* y, const double* ref, int64_t rows, int64_t cols,
+                    const Tolerance& tolerance);
+
+}  // namespace mish

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "backends/registry.h"
+#include "cli/compare_command.h"
 #include "common/errors.h"
 #include "common/version.h"
 #include "config/run_config.h"
@@ -22,6 +23,7 @@ Examples:
   mishbench --backend=cpu --config configs/ci.json   host only, small shapes (no GPU needed)
   mishbench --backend=separate,fused --m 256 --seed 7 --dump dump/
   mishbench --list-backends
+  mishbench compare base.json new.json            noise-aware comparison of two reports
 
 Exit codes: 0 all verified, 1 a backend failed verification or errored,
             2 bad usage or input, 3 no CUDA device or not enough device memory.
@@ -100,6 +102,8 @@ int run_cli(int argc, char** argv) {
   app.footer(kExamples);
   Flags flags;
   add_flags(app, flags);
+  CompareFlags compare_flags;
+  CLI::App* compare = add_compare_command(app, compare_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -108,6 +112,7 @@ int run_cli(int argc, char** argv) {
     fmt::print(stderr, "mishbench: {}\nRun with --help for usage.\n", error.what());
     return kExitUsage;
   }
+  if (compare->parsed()) return run_compare(compare_flags);
   if (flags.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
     return kExitOk;

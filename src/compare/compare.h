@@ -1,0 +1,55 @@
+// `mishbench compare BASE.json NEW.json`: matches results by (problem, backend) and decides, per
+// pair, FASTER / SLOWER / SAME / UNSURE from the raw samples (bootstrap interval of the median
+// ratio and a Mann-Whitney test) and a minimum effect size; a backend that verified in BASE and
+// fails in NEW is a correctness regression. Rules in docs/compare.md.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/significance.h"
+
+namespace mish {
+
+struct CompareSettings {
+  double threshold = 0.03;  // smallest relative change that counts
+  double alpha = 0.01;      // significance level of the Mann-Whitney test
+  bool allow_device_mismatch = false;
+};
+
+enum class Verdict { faster, slower, same, unsure, untimed, missing, added };
+std::string to_string(Verdict verdict);
+
+struct Comparison {
+  std::string backend;
+  std::string problem;  // "1024x8192x8192 kernelbench seed 42"
+  std::string base_status, new_status;
+  double base_ms = 0.0, new_ms = 0.0;  // medians
+  RatioInterval ratio;
+  double p_value = 1.0;
+  Verdict verdict = Verdict::untimed;
+  bool correctness_regression = false;  // verified in BASE, mismatch or error in NEW
+};
+
+struct CompareOutcome {
+  std::string base_label, new_label;
+  std::vector<std::string> notes;  // device or settings differences worth saying
+  std::vector<Comparison> rows;
+  int regressions() const;  // SLOWER rows plus correctness regressions
+};
+
+// Reads a report; throws UsageError when unreadable, not JSON or not a readable schema version.
+nlohmann::json load_report(const std::string& path);
+
+// Throws UsageError when the reports cannot be compared (different devices without
+// allow_device_mismatch).
+CompareOutcome compare_reports(const nlohmann::json& base, const nlohmann::json& fresh,
+                               const CompareSettings& settings);
+
+Verdict decide(const RatioInterval& ratio, double p_value, const CompareSettings& settings);
+
+std::string to_markdown(const CompareOutcome& outcome, const CompareSettings& settings);
+nlohmann::json to_json(const CompareOutcome& outcome, const CompareSettings& settings);
+
+}  // namespace mish

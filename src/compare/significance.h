@@ -1,0 +1,27 @@
+// Noise-aware comparison of two sets of timing samples.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace mish {
+
+// Two-sided Mann-Whitney U test (normal approximation with tie correction and continuity
+// correction): the probability of a rank difference at least this large if both sets come from
+// one distribution. 1.0 when either set is empty.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+
+struct RatioInterval {
+  double ratio = 0.0;  // median(b) / median(a)
+  double low = 0.0;    // bounds of the percentile bootstrap interval
+  double high = 0.0;
+};
+
+// Percentile bootstrap interval of median(b) / median(a) at `confidence` (e.g. 0.95), resampling
+// each set independently `resamples` times with a fixed seed, so the result is reproducible.
+RatioInterval bootstrap_median_ratio(const std::vector<double>& a, const std::vector<double>& b,
+                                     double confidence = 0.95, int resamples = 2000,
+                                     uint64_t seed = 1);
+
+double median_of(std::vector<double> values);
+
+}  // namespace mish

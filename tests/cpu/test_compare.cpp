@@ -1,0 +1,151 @@
+// compare: the statistics against known values, and the verdicts on synthetic reports with
+// realistic noise (a tight core plus occasional slow outliers, as GPU timings look).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "compare/compare.h"
+#include "report/schema.h"
+
+namespace mish {
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> noisy_samples(double median_ms, uint64_t seed, int count = 100) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> core(0.0, 0.005);  // 0.5% spread
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> samples;
+  for (int i = 0; i < count; ++i) {
+    double v = median_ms * (1.0 + core(rng));
+    if (unit(rng) < 0.05) v *= 1.0 + 0.1 * unit(rng);  // 5% outliers up to +10%
+    samples.push_back(v);
+  }
+  return samples;
+}
+
+json make_report(const std::vector<double>& samples, const std::string& status = "ok",
+                 const std::string& device = "NVIDIA H200") {
+  const json problem = {{"m", 1024}, {"n", 8192}, {"k", 8192}, {"seed", 42},
+                        {"distribution", "kernelbench"}};
+  json result = {{"backend", "fused"},
+                 {"problem", problem},
+                 {"status", status},
+                 {"reason", ""},
+                 {"math_mode", "fp32"},
+                 {"timing",
+                  {{"samples_ms", samples}, {"median_ms", 0.0}, {"mean_ms", 0.0}, {"min_ms", 0.0},
+                   {"max_ms", 0.0}, {"stdev_ms", 0.0}}},
+                 {"verification",
+                  {{"checked", 1}, {"mismatches", status == "ok" ? 0 : 5}, {"nonfinite", 0},
+                   {"max_abs", 1e-6}, {"max_rel", 1e-6}, {"worst", json::object()}}}};
+  return {{"schema_version", "1.0.0"},
+          {"tool", {{"name", "mishbench"}}},
+          {"argv", json::array()},
+          {"timestamp", "2026-01-01T00:00:00Z"},
+          {"host", json::object()},
+          {"device", {{"name", device}}},
+          {"settings", {{"l2", "flush"}, {"iters", 100}, {"warmup", 10}}},
+          {"problems", json::array({problem})},
+          {"results", json::array({result})}};
+}
+
+Verdict verdict_for(double shift, uint64_t seed) {
+  const json base = make_report(noisy_samples(2.7, seed));
+  const json fresh = make_report(noisy_samples(2.7 * (1.0 + shift), seed + 1000));
+  EXPECT_TRUE(check_report(base).ok());
+  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  EXPECT_EQ(outcome.rows.size(), 1u);
+  return outcome.rows.at(0).verdict;
+}
+
+TEST(Significance, MannWhitneyMatchesTheNormalApproximation) {
+  // U = 0 for fully separated sets of 5: z = (12.5 - 0.5) / sqrt(25 * 11 / 12), p = erfc(z/sqrt2).
+  EXPECT_NEAR(mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 0.012186, 1e-5);
+  EXPECT_DOUBLE_EQ(mann_whitney_p({1, 1, 1}, {1, 1, 1}), 1.0);
+  EXPECT_GT(mann_whitney_p({1, 3, 5, 7}, {2, 4, 6, 8}), 0.5);
+}
+
+TEST(Significance, BootstrapIntervalBracketsTheRatio) {
+  const RatioInterval r = bootstrap_median_ratio(noisy_samples(2.0, 1), noisy_samples(2.2, 2));
+  EXPECT_NEAR(r.ratio, 1.1, 0.01);
+  EXPECT_LT(r.low, r.ratio);
+  EXPECT_GT(r.high, r.ratio);
+  EXPECT_LT(r.high - r.low, 0.02);
+}
+
+TEST(Compare, IdenticalDistributionsAreSameNeverSlower) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) EXPECT_EQ(verdict_for(0.0, seed), Verdict::same) << seed;
+}
+
+TEST(Compare, FivePercentSlowdownIsDetected) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) EXPECT_EQ(verdict_for(0.05, seed), Verdict::slower) << seed;
+}
+
+TEST(Compare, FivePercentSpeedupIsFaster) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) EXPECT_EQ(verdict_for(-0.05, seed), Verdict::faster) << seed;
+}
+
+TEST(Compare, ShiftBelowThresholdIsSame) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) EXPECT_EQ(verdict_for(0.01, seed), Verdict::same) << seed;
+}
+
+TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
+  const json base = make_report(noisy_samples(2.7, 1));
+  const json fresh = make_report(noisy_samples(2.7, 2), "mismatch");
+  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  EXPECT_TRUE(outcome.rows.at(0).correctness_regression);
+  EXPECT_EQ(outcome.regressions(), 1);
+}
+
+TEST(Compare, DifferentDevicesNeedExplicitPermission) {
+  const json base = make_report(noisy_samples(2.7, 1));
+  const json fresh = make_report(noisy_samples(2.7, 2), "ok", "NVIDIA H100 80GB HBM3");
+  EXPECT_THROW(compare_reports(base, fresh, CompareSettings{}), std::exception);
+  CompareSettings allow;
+  allow.allow_device_mismatch = true;
+  EXPECT_FALSE(compare_reports(base, fresh, allow).notes.empty());
+}
+
+// The command line: exit codes 0 / 1 / 2.
+int run_compare_binary(const json& base, const json& fresh, const std::string& extra = "") {
+  const std::string dir = ::testing::TempDir();
+  const std::string base_path = dir + "compare_base.json", new_path = dir + "compare_new.json";
+  std::ofstream(base_path) << base.dump();
+  std::ofstream(new_path) << fresh.dump();
+  const std::string command = std::string(MISHBENCH_BINARY) + " compare " + base_path + " " +
+                              new_path + " " + extra + " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WEXITSTATUS(status);
+}
+
+TEST(CompareCli, ExitCodes) {
+  const json base = make_report(noisy_samples(2.7, 1));
+  EXPECT_EQ(run_compare_binary(base, make_report(noisy_samples(2.7, 2))), 0);
+  EXPECT_EQ(run_compare_binary(base, make_report(noisy_samples(2.7 * 1.05, 2))), 1);
+  EXPECT_EQ(run_compare_binary(base, make_report(noisy_samples(2.7 * 0.9, 2))), 0);
+  EXPECT_EQ(run_compare_binary(base, json{{"schema_version", "1.0.0"}}), 2);
+  EXPECT_EQ(run_compare_binary(base, json::array()), 2);
+  json newer = make_report(noisy_samples(2.7, 2));
+  newer["schema_version"] = "2.0.0";
+  EXPECT_EQ(run_compare_binary(base, newer), 2);
+}
+
+TEST(CompareCli, UnreadableAndInvalidFilesExitTwo) {
+  const std::string missing = std::string(MISHBENCH_BINARY) +
+                              " compare /nonexistent/a.json /nonexistent/b.json > /dev/null 2>&1";
+  EXPECT_EQ(WEXITSTATUS(std::system(missing.c_str())), 2);
+  const std::string path = ::testing::TempDir() + "not_json.json";
+  std::ofstream(path) << "{ this is not json";
+  const std::string invalid =
+      std::string(MISHBENCH_BINARY) + " compare " + path + " " + path + " > /dev/null 2>&1";
+  EXPECT_EQ(WEXITSTATUS(std::system(invalid.c_str())), 2);
+}
+
+}  // namespace
+}  // namespace mish

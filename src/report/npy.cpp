@@ -51,7 +51,7 @@ void write_npy(const std::string& path, const double* data, const std::vector<ui
   write_array(path, "<f8", data, sizeof(double), shape);
 }
 
-std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name) {
+std::string dump_folder(const std::string& dir, const Problem& problem) {
   const std::filesystem::path folder =
       std::filesystem::path(dir) /
       fmt::format("{}-{}-seed{}", problem.shape(), to_string(problem.distribution), problem.seed);
@@ -60,7 +60,11 @@ std::string dump_path(const std::string& dir, const Problem& problem, const std:
   if (error)
     throw UsageError(fmt::format("cannot create dump folder '{}': {}", folder.string(),
                                  error.message()));
-  return (folder / (name + ".npy")).string();
+  return folder.string();
+}
+
+std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name) {
+  return (std::filesystem::path(dump_folder(dir, problem)) / (name + ".npy")).string();
 }
 
 }  // namespace mish

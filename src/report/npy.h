@@ -11,7 +11,10 @@ namespace mish {
 void write_npy(const std::string& path, const float* data, const std::vector<uint64_t>& shape);
 void write_npy(const std::string& path, const double* data, const std::vector<uint64_t>& shape);
 
-// DIR/<m>x<n>x<k>-<distribution>-seed<seed>/<name>.npy, creating the folder.
+// DIR/<m>x<n>x<k>-<distribution>-seed<seed>, created if missing.
+std::string dump_folder(const std::string& dir, const Problem& problem);
+
+// <dump_folder>/<name>.npy
 std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name);
 
 }  // namespace mish

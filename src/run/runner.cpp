@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <memory>
 
@@ -162,6 +163,10 @@ void dump_inputs(const RunConfig& config, const Problem& p, const HostInputs& in
   write_npy(dump_path(config.dump_dir, p, "w"), inputs.w.data(), {n, k});
   write_npy(dump_path(config.dump_dir, p, "b"), inputs.b.data(), {n});
   write_npy(dump_path(config.dump_dir, p, "y_reference"), reference.data(), {m, n});
+  // The problem itself, so other tools (scripts/torch_baseline.py) know what the arrays are.
+  const nlohmann::json problem = {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},
+                                  {"distribution", to_string(p.distribution)}};
+  std::ofstream(dump_folder(config.dump_dir, p) + "/problem.json") << problem.dump(2) << '\n';
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Renders the three plots from synthetic reports and checks the images; bad input exits 2.
+Exit 77 (skipped) when matplotlib is not installed."""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+
+try:
+    import matplotlib.image
+except ImportError:
+    print("matplotlib is not installed: plot test skipped")
+    sys.exit(77)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLOT = os.path.join(ROOT, "scripts", "plot.py")
+
+
+def result(backend, m, median, max_abs, status="ok"):
+    rng = random.Random(f"{backend}{m}")
+    samples = [median * (1 + rng.gauss(0, 0.01)) for _ in range(50)]
+    flops = 2.0 * m * 8192 * 8192
+    return {"backend": backend, "status": status, "reason": "", "math_mode": "fp32",
+            "problem": {"m": m, "n": 8192, "k": 8192, "seed": 42, "distribution": "kernelbench"},
+            "timing": {"samples_ms": samples, "median_ms": median},
+            "tflops": flops / (median * 1e-3) / 1e12,
+            "verification": {"max_abs": max_abs, "mismatches": 0 if status == "ok" else 10}}
+
+
+def report(results):
+    return {"schema_version": "1.0.0", "device": {"name": "Test GPU"}, "results": results}
+
+
+class PlotTest(unittest.TestCase):
+    def run_plot(self, *args):
+        return subprocess.run([sys.executable, PLOT, *args], capture_output=True, text=True)
+
+    def test_renders_all_three_plots(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = []
+            for m in (1, 64, 1024, 8192):
+                rows += [result("fused", m, 2.7 * m / 1024 + 0.05, 1e-5),
+                         result("tf32", m, 0.4 * m / 1024 + 0.02, 4e-4, status="mismatch")]
+            rows.append(result("exact", 1024, 5.0, 0.0))  # an exact result must still plot
+            path = os.path.join(tmp, "report.json")
+            with open(path, "w") as f:
+                json.dump(report(rows), f)
+            out = os.path.join(tmp, "plots")
+            done = self.run_plot(path, "--out", out, "--problem", "1024x8192x8192")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            for name in ("time", "accuracy", "sweep"):
+                image = matplotlib.image.imread(os.path.join(out, name + ".png"))
+                self.assertGreater(image.shape[0], 200)
+                self.assertGreater(image.shape[1], 200)
+                self.assertGreater(image.std(), 0.01, f"{name}.png looks blank")
+                with open(os.path.join(out, name + ".svg")) as f:
+                    svg = f.read()
+                self.assertIn("<svg", svg)
+            with open(os.path.join(out, "accuracy.svg")) as f:
+                self.assertIn("tf32", f.read())
+
+    def test_single_problem_writes_no_sweep(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "report.json")
+            with open(path, "w") as f:
+                json.dump(report([result("fused", 1024, 2.7, 1e-5)]), f)
+            out = os.path.join(tmp, "plots")
+            self.assertEqual(self.run_plot(path, "--out", out).returncode, 0)
+            self.assertTrue(os.path.exists(os.path.join(out, "time.png")))
+            self.assertFalse(os.path.exists(os.path.join(out, "sweep.png")))
+
+    def test_bad_input_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.json")
+            with open(bad, "w") as f:
+                f.write("{ not json")
+            done = self.run_plot(bad, "--out", tmp)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("cannot read report", done.stderr)
+            self.assertEqual(self.run_plot(os.path.join(tmp, "missing.json"), "--out", tmp).returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

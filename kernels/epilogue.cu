@@ -1,6 +1,9 @@
-// Memory-bound: 8 bytes per element (read + write) and a handful of flops, so it is shaped for
-// bandwidth: 16-byte loads and stores when the row length and the pointer allow it, a grid-stride
-// loop over whole vectors, and the one-exp Mish (mish.cuh).
+// Memory-bound: 8 bytes per element (read + write) plus 4 per extra partial, and a handful of
+// flops, so it is shaped for bandwidth: 16-byte loads and stores when the row length and the
+// pointers allow it, a grid-stride loop over whole vectors, and the one-exp Mish (mish.cuh).
+// The partial sum and the power-of-two unscaling are done in fp32 before the bias, in the order
+// the partials are given; ldexpf keeps the unscaling exact even when the two exponents together
+// leave fp32's exponent range.
 #include "cuda_check.cuh"
 #include "epilogue.cuh"
 #include "mish.cuh"
@@ -8,32 +11,54 @@
 namespace mish {
 namespace {
 
-__device__ __forceinline__ float bias_mish_element(float v, const float* bias, int64_t col,
-                                                   int mish_count) {
-  if (bias != nullptr) v += bias[col];
-  for (int i = 0; i < mish_count; ++i) v = mish(v);
+struct Params {
+  const float* source;  // first partial, or y itself
+  int partial_count;
+  int64_t partial_stride;
+  const int* row_exponent;
+  const int* col_exponent;
+  const float* bias;
+  int64_t cols;
+  int mish_count;
+};
+
+__device__ __forceinline__ float finish_element(float v, const Params& p, int row_scale,
+                                                int64_t col) {
+  if (p.row_exponent != nullptr) v = ldexpf(v, -(row_scale + p.col_exponent[col]));
+  if (p.bias != nullptr) v += p.bias[col];
+  for (int i = 0; i < p.mish_count; ++i) v = mish(v);
   return v;
 }
 
-__global__ void bias_mish_vec4_kernel(float4* y, const float* bias, int64_t vectors,
-                                      int64_t cols, int mish_count) {
+__global__ void epilogue_vec4_kernel(float4* y, Params p, int64_t vectors) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const float4* source = reinterpret_cast<const float4*>(p.source);
+  const int64_t vector_stride = p.partial_stride / 4;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors; i += stride) {
-    float4 v = y[i];
-    const int64_t col = (i * 4) % cols;
-    v.x = bias_mish_element(v.x, bias, col + 0, mish_count);
-    v.y = bias_mish_element(v.y, bias, col + 1, mish_count);
-    v.z = bias_mish_element(v.z, bias, col + 2, mish_count);
-    v.w = bias_mish_element(v.w, bias, col + 3, mish_count);
+    float4 v = source[i];
+    for (int part = 1; part < p.partial_count; ++part) {
+      const float4 more = source[i + part * vector_stride];
+      v.x += more.x, v.y += more.y, v.z += more.z, v.w += more.w;
+    }
+    // cols % 4 == 0, so the four elements share a row.
+    const int64_t col = (i * 4) % p.cols;
+    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[(i * 4) / p.cols] : 0;
+    v.x = finish_element(v.x, p, row_scale, col + 0);
+    v.y = finish_element(v.y, p, row_scale, col + 1);
+    v.z = finish_element(v.z, p, row_scale, col + 2);
+    v.w = finish_element(v.w, p, row_scale, col + 3);
     y[i] = v;
   }
 }
 
-__global__ void bias_mish_scalar_kernel(float* y, const float* bias, int64_t count, int64_t cols,
-                                        int mish_count) {
+__global__ void epilogue_scalar_kernel(float* y, Params p, int64_t count) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
-    y[i] = bias_mish_element(y[i], bias, i % cols, mish_count);
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    float v = p.source[i];
+    for (int part = 1; part < p.partial_count; ++part) v += p.source[i + part * p.partial_stride];
+    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[i / p.cols] : 0;
+    y[i] = finish_element(v, p, row_scale, i % p.cols);
+  }
 }
 
 unsigned grid_for(int64_t items, int threads) {
@@ -41,22 +66,37 @@ unsigned grid_for(int64_t items, int threads) {
   return static_cast<unsigned>(blocks < 65536 ? blocks : 65536);
 }
 
+bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
+
 }  // namespace
+
+void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, int64_t rows,
+                     int64_t cols, int mish_count, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int64_t count = rows * cols;
+  const Params p{source.partials != nullptr ? source.partials : y,
+                 source.partials != nullptr ? source.partial_count : 1,
+                 source.partial_stride,
+                 source.row_exponent,
+                 source.col_exponent,
+                 bias,
+                 cols,
+                 mish_count};
+  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(p.source) &&
+                            (p.partial_count == 1 || p.partial_stride % 4 == 0);
+  if (vectorizable) {
+    const int64_t vectors = count / 4;
+    epilogue_vec4_kernel<<<grid_for(vectors, kThreads), kThreads, 0, stream>>>(
+        reinterpret_cast<float4*>(y), p, vectors);
+  } else {
+    epilogue_scalar_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(y, p, count);
+  }
+  MISH_CUDA_CHECK_LAUNCH();
+}
 
 void launch_bias_mish(float* y, const float* bias, int64_t rows, int64_t cols, int mish_count,
                       cudaStream_t stream) {
-  constexpr int kThreads = 256;
-  const int64_t count = rows * cols;
-  const bool vectorizable = cols % 4 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
-  if (vectorizable) {
-    const int64_t vectors = count / 4;
-    bias_mish_vec4_kernel<<<grid_for(vectors, kThreads), kThreads, 0, stream>>>(
-        reinterpret_cast<float4*>(y), bias, vectors, cols, mish_count);
-  } else {
-    bias_mish_scalar_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(y, bias, count,
-                                                                                cols, mish_count);
-  }
-  MISH_CUDA_CHECK_LAUNCH();
+  launch_epilogue(y, EpilogueSource{}, bias, rows, cols, mish_count, stream);
 }
 
 }  // namespace mish

@@ -1,6 +1,11 @@
-// The elementwise tail of the layer on a GEMM result y [rows, cols] (row-major), in place:
-// y = mish^k(y + bias), bias per column (nullptr for none), k = mish_count in {0, 1, 2}.
-// One kernel serves the fused tail (bias + 2 Mish) and each stage of the separate tail.
+// The elementwise tail of the layer on a GEMM result y [rows, cols] (row-major):
+// y = mish^k(v + bias), bias per column (nullptr for none), k = mish_count in {0, 1, 2}, where v is
+//   - y itself (in place) for the plain GEMM backends, or
+//   - the fp32 sum of `partial_count` partial products [rows, cols] lying `partial_stride` floats
+//     apart (split-K chunks accumulated apart by the tensor cores), optionally multiplied by
+//     2^-(row_exponent[r] + col_exponent[c]) to undo a per-row scaling of both GEMM operands.
+// One kernel serves the fused tail (bias + 2 Mish), each stage of the separate tail and the
+// reducing, unscaling tail of the split-precision backends.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -8,6 +13,18 @@
 
 namespace mish {
 
+struct EpilogueSource {
+  const float* partials = nullptr;  // nullptr: read y in place
+  int partial_count = 1;
+  int64_t partial_stride = 0;         // floats between consecutive partials
+  const int* row_exponent = nullptr;  // both null or both set: scale by 2^-(row + col exponent)
+  const int* col_exponent = nullptr;
+};
+
+void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, int64_t rows,
+                     int64_t cols, int mish_count, cudaStream_t stream);
+
+// In place on y: the common case.
 void launch_bias_mish(float* y, const float* bias, int64_t rows, int64_t cols, int mish_count,
                       cudaStream_t stream);
 

@@ -26,6 +26,11 @@ struct Tensors {
   float* y = nullptr;        // [m, n], written by run()
 };
 
+// What verification at the default tolerance (1e-4) is expected to show. A `reduced` backend that
+// mismatches is still reported as a mismatch, with its error figures, but does not fail the run.
+enum class Accuracy { fp32, reduced };
+std::string to_string(Accuracy accuracy);
+
 struct Support {
   bool ok = true;
   std::string reason;  // why not, when !ok
@@ -37,16 +42,25 @@ class Backend {
   virtual std::string_view name() const = 0;     // the CLI name, also the JSON key
   virtual std::string_view summary() const = 0;  // one line for --list-backends
   virtual std::string_view math_mode() const = 0;
+  virtual Accuracy expected_accuracy() const { return Accuracy::fp32; }
   virtual Placement placement() const { return Placement::device; }
   // Shape and architecture limits; `device` is null when no GPU is present.
   virtual Support supports(const Problem&, const DeviceInfo* device) const {
     (void)device;
     return {};
   }
-  // Handles, heuristics, weight prepacking: untimed, but reported. May allocate.
+  // Backend-specific options (--backend-option NAME.KEY=VALUE), applied before setup; throws
+  // UsageError for an unknown key or a bad value.
+  virtual void configure(const nlohmann::json& options);
+  // Handles, heuristics, buffers: untimed, but reported. May allocate.
   virtual void setup(const Problem& problem, const Tensors& tensors, cudaStream_t stream) {
     (void)problem, (void)tensors, (void)stream;
   }
+  // Weight preparation (splitting, scaling, converting W) after setup: a property of the weights,
+  // like prepacking in inference libraries. Timed apart as prepack_ms, and inside each iteration
+  // with --include-prepack. Enqueue only, like run().
+  virtual bool prepacks_weights() const { return false; }
+  virtual void prepack(const Tensors& tensors, cudaStream_t stream) { (void)tensors, (void)stream; }
   // Enqueues one forward pass: no allocation, no synchronization (host backends run inline).
   virtual void run(const Tensors& tensors, cudaStream_t stream) = 0;
   // Algorithm, tiles, launch configuration: lands in the report.

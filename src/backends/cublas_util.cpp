@@ -25,13 +25,29 @@ CublasHandle::~CublasHandle() {
 
 void gemm_xwt(cublasHandle_t handle, const Problem& problem, const float* x, const float* w,
               float* y, cudaStream_t stream, cublasComputeType_t compute) {
-  const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n),
-            k = static_cast<int>(problem.k);
-  const float one = 1.0f, zero = 0.0f;
+  XwtGemm gemm;
+  gemm.m = problem.m, gemm.n = problem.n, gemm.k = problem.k;
+  gemm.operand_row_stride = problem.k;
+  gemm.compute = compute;
+  gemm_xwt(handle, gemm, x, w, y, stream);
+}
+
+void gemm_xwt(cublasHandle_t handle, const XwtGemm& gemm, const void* x, const void* w, float* y,
+              cudaStream_t stream) {
+  const int m = static_cast<int>(gemm.m), n = static_cast<int>(gemm.n),
+            k = static_cast<int>(gemm.k), ld = static_cast<int>(gemm.operand_row_stride);
+  const float one = 1.0f;
   MISH_CUBLAS_CHECK(cublasSetStream(handle, stream));
-  MISH_CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w, CUDA_R_32F, k,
-                                 x, CUDA_R_32F, k, &zero, y, CUDA_R_32F, n, compute,
-                                 CUBLAS_GEMM_DEFAULT));
+  if (gemm.batch == 1) {
+    MISH_CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w,
+                                   gemm.operand_type, ld, x, gemm.operand_type, ld, &gemm.beta, y,
+                                   CUDA_R_32F, n, gemm.compute, CUBLAS_GEMM_DEFAULT));
+  } else {
+    MISH_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+        handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w, gemm.operand_type, ld,
+        gemm.operand_batch_offset, x, gemm.operand_type, ld, gemm.operand_batch_offset, &gemm.beta,
+        y, CUDA_R_32F, n, gemm.y_batch_stride, gemm.batch, gemm.compute, CUBLAS_GEMM_DEFAULT));
+  }
 }
 
 }  // namespace mish

@@ -15,6 +15,10 @@ std::vector<std::unique_ptr<Backend>> make_all_backends() {
   all.push_back(make_separate_backend());
   all.push_back(make_fused_backend());
   all.push_back(make_cublaslt_backend());
+  all.push_back(make_tf32_backend());
+  all.push_back(make_bf16_backend());
+  all.push_back(make_3xtf32_backend());
+  all.push_back(make_fp16x3_backend());
   all.push_back(make_cpu_backend());
   return all;
 }
@@ -44,6 +48,22 @@ std::vector<std::unique_ptr<Backend>> select_backends(const std::vector<std::str
     if (std::find(requested.begin(), requested.end(), backend->name()) != requested.end())
       chosen.push_back(std::move(backend));
   return chosen;
+}
+
+void configure_backends(std::vector<std::unique_ptr<Backend>>& backends,
+                        const nlohmann::json& options) {
+  // Every option is checked, also those of backends not selected in this run.
+  std::vector<std::unique_ptr<Backend>> all = make_all_backends();
+  for (const auto& item : options.items()) {
+    const auto known = std::find_if(all.begin(), all.end(),
+                                    [&](const auto& backend) { return backend->name() == item.key(); });
+    if (known == all.end())
+      throw UsageError(fmt::format("backend option for unknown backend '{}'; known backends: {}",
+                                   item.key(), fmt::join(backend_names(), ", ")));
+    (*known)->configure(item.value());
+    for (auto& backend : backends)
+      if (backend->name() == item.key()) backend->configure(item.value());
+  }
 }
 
 }  // namespace mish

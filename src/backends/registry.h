@@ -15,4 +15,9 @@ std::vector<std::string> backend_names();
 // unknown or repeated name.
 std::vector<std::unique_ptr<Backend>> select_backends(const std::vector<std::string>& requested);
 
+// Applies {"name": {options}} to the matching backends; throws UsageError for an unknown backend
+// name or an option the backend rejects, selected or not.
+void configure_backends(std::vector<std::unique_ptr<Backend>>& backends,
+                        const nlohmann::json& options);
+
 }  // namespace mish

@@ -22,10 +22,12 @@ Examples:
   mishbench --backend=all --json out.json        every backend, with a JSON report
   mishbench --backend=cpu --config configs/ci.json   host only, small shapes (no GPU needed)
   mishbench --backend=separate,fused --m 256 --seed 7 --dump dump/
+  mishbench --backend=fp16x3 --backend-option fp16x3.chunks=4 --include-prepack
   mishbench --list-backends
   mishbench compare base.json new.json            noise-aware comparison of two reports
 
-Exit codes: 0 all verified, 1 a backend failed verification or errored,
+Exit codes: 0 all verified (reduced-precision backends such as tf32 may mismatch),
+            1 a backend failed verification or errored,
             2 bad usage or input, 3 no CUDA device or not enough device memory.
 )";
 
@@ -36,6 +38,8 @@ struct Flags {
   std::optional<uint64_t> seed;
   std::optional<int> warmup, iters;
   std::optional<double> atol, rtol;
+  std::vector<std::string> backend_options;
+  bool include_prepack = false;
   bool quiet = false;
   bool list_backends = false;
   bool version = false;
@@ -56,6 +60,10 @@ void add_flags(CLI::App& app, Flags& f) {
   app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4)");
   app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4)");
   app.add_option("--l2", f.l2, "flush (default): cold L2 before every sample; hot: back to back");
+  app.add_flag("--include-prepack", f.include_prepack,
+               "Time weight preparation (splitting/scaling W) inside every iteration");
+  app.add_option("--backend-option", f.backend_options,
+                 "NAME.KEY=VALUE, repeatable: a backend's option, e.g. fp16x3.chunks=4");
   app.add_option("--json", f.json_path, "Write the JSON report to FILE");
   app.add_option("--dump", f.dump_dir, "Write x, W, b, the reference and each y as .npy under DIR");
   app.add_option("--config", f.config_path, "JSON config (problem and run settings); flags override it");
@@ -84,6 +92,8 @@ RunConfig build_config(const Flags& f) {
   if (f.l2) config.sampling.l2 = parse_l2_mode(*f.l2);
   if (f.json_path) config.json_path = *f.json_path;
   if (f.dump_dir) config.dump_dir = *f.dump_dir;
+  if (f.include_prepack) config.include_prepack = true;
+  for (const std::string& option : f.backend_options) add_backend_option(option, config);
   config.quiet = f.quiet;
   validate(config);
   return config;

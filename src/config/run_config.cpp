@@ -73,6 +73,21 @@ Problem parse_problem(const json& object, const std::string& where) {
 
 }  // namespace
 
+void add_backend_option(const std::string& assignment, RunConfig& config) {
+  const auto dot = assignment.find('.');
+  const auto equals = assignment.find('=');
+  if (dot == std::string::npos || equals == std::string::npos || dot == 0 || equals < dot + 2)
+    throw UsageError(fmt::format("--backend-option '{}' must look like NAME.KEY=VALUE, e.g. "
+                                 "fp16x3.chunks=4",
+                                 assignment));
+  const std::string backend = assignment.substr(0, dot);
+  const std::string key = assignment.substr(dot + 1, equals - dot - 1);
+  const std::string text = assignment.substr(equals + 1);
+  json value = json::parse(text, nullptr, false);
+  if (value.is_discarded()) value = text;
+  config.backend_options[backend][key] = value;
+}
+
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> parts;
   std::stringstream stream(text);
@@ -87,7 +102,8 @@ std::vector<std::string> split_list(const std::string& text) {
 void apply_config_json(const json& document, const std::string& source, RunConfig& config) {
   if (!document.is_object()) throw UsageError(fmt::format("{}: the config must be a JSON object", source));
   reject_unknown_keys(document,
-                      {"problem", "problems", "backends", "warmup", "iters", "atol", "rtol", "l2"},
+                      {"problem", "problems", "backends", "warmup", "iters", "atol", "rtol", "l2",
+                       "include_prepack", "backend_options"},
                       source);
   if (document.contains("problem") && document.contains("problems"))
     throw UsageError(fmt::format("{}: give 'problem' or 'problems', not both", source));
@@ -117,6 +133,20 @@ void apply_config_json(const json& document, const std::string& source, RunConfi
   if (document.contains("rtol")) config.tolerance.rtol = get_as<double>(document, "rtol", source);
   if (document.contains("l2"))
     config.sampling.l2 = parse_l2_mode(get_as<std::string>(document, "l2", source));
+  if (document.contains("include_prepack"))
+    config.include_prepack = get_as<bool>(document, "include_prepack", source);
+  if (document.contains("backend_options")) {
+    const json& options = document["backend_options"];
+    if (!options.is_object())
+      throw UsageError(fmt::format("{}: 'backend_options' must be an object like "
+                                   "{{\"fp16x3\": {{\"chunks\": 4}}}}",
+                                   source));
+    for (const auto& item : options.items()) {
+      if (!item.value().is_object())
+        throw UsageError(fmt::format("{}: backend_options.{} must be an object", source, item.key()));
+      config.backend_options[item.key()].update(item.value());
+    }
+  }
 }
 
 void apply_config_file(const std::string& path, RunConfig& config) {

@@ -19,6 +19,9 @@ struct RunConfig {
   Tolerance tolerance;
   std::string json_path;  // empty: no report file
   std::string dump_dir;   // empty: no .npy dump
+  bool include_prepack = false;  // time weight preparation inside every iteration
+  // Per-backend options: {"fp16x3": {"chunks": 4}}; see Backend::configure.
+  nlohmann::json backend_options = nlohmann::json::object();
   bool quiet = false;
 };
 
@@ -31,6 +34,10 @@ void apply_config_file(const std::string& path, RunConfig& config);
 
 // Checks cross-field rules (sizes, counts, tolerances); throws UsageError.
 void validate(const RunConfig& config);
+
+// Parses "NAME.KEY=VALUE" (VALUE as JSON, else as a string) into config.backend_options;
+// throws UsageError when malformed.
+void add_backend_option(const std::string& assignment, RunConfig& config);
 
 // Splits "a,b,c" (spaces around names ignored).
 std::vector<std::string> split_list(const std::string& text);

@@ -48,6 +48,11 @@ json timing_json(const BackendResult& r) {
           {"iqr_ms", s.iqr}};
 }
 
+// A mismatch the backend's accuracy class predicts.
+bool expected(const BackendResult& r) {
+  return r.status == Status::mismatch && r.expected_accuracy == Accuracy::reduced;
+}
+
 double tflops(const Problem& p, const BackendResult& r) {
   return r.stats.count > 0 && r.stats.median > 0 ? p.flops() / (r.stats.median * 1e-3) / 1e12 : 0.0;
 }
@@ -74,7 +79,9 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
                         {"iters", config.sampling.iters},
                         {"l2", to_string(config.sampling.l2)},
                         {"atol", config.tolerance.atol},
-                        {"rtol", config.tolerance.rtol}};
+                        {"rtol", config.tolerance.rtol},
+                        {"include_prepack", config.include_prepack},
+                        {"backend_options", config.backend_options}};
   report["problems"] = json::array();
   report["results"] = json::array();
   for (const ProblemRun& run : outcome.runs) {
@@ -89,8 +96,10 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
                     {"status", to_string(r.status)},
                     {"reason", r.reason},
                     {"math_mode", r.math_mode},
+                    {"expected_accuracy", to_string(r.expected_accuracy)},
                     {"details", r.details.is_null() ? json::object() : r.details},
-                    {"setup_ms", r.setup_ms}};
+                    {"setup_ms", r.setup_ms},
+                    {"prepack_ms", r.prepack_ms ? json(*r.prepack_ms) : json(nullptr)}};
       if (r.stats.count > 0) {
         entry["timing"] = timing_json(r);
         entry["tflops"] = tflops(run.problem, r);
@@ -131,18 +140,30 @@ void print_table(std::FILE* out, const RunOutcome& outcome) {
                to_string(p.distribution), p.seed, run.reference_ms);
     fmt::print(out, "{:<10} {:<9} {:>11} {:>9} {:>8} {:>12} {:>10}\n", "backend", "status",
                "median ms", "TFLOP/s", "speedup", "max abs err", "mismatch");
+    bool any_expected_mismatch = false;
     for (const BackendResult& r : run.results) {
       const bool timed = r.stats.count > 0;
       const double speedup = speedup_vs_separate(run, r);
+      const bool expected_mismatch = expected(r);
+      any_expected_mismatch |= expected_mismatch;
       fmt::print(out, "{:<10} {:<9} {:>11} {:>9} {:>8} {:>12} {:>10}\n", r.backend,
-                 to_string(r.status), timed ? fmt::format("{:.4f}", r.stats.median) : "-",
+                 to_string(r.status) + (expected_mismatch ? "*" : ""), timed ? fmt::format("{:.4f}", r.stats.median) : "-",
                  timed ? fmt::format("{:.3g}", tflops(p, r)) : "-",
                  speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",
                  r.verification ? fmt::format("{:.2e}", r.verification->max_abs) : "-",
                  r.verification ? fmt::format("{}", r.verification->mismatches) : "-");
     }
+    if (any_expected_mismatch)
+      fmt::print(out, "  * expected: reduced precision (misses the tolerance by design; does not "
+                      "fail the run)\n");
     for (const BackendResult& r : run.results)
-      if (r.status != Status::ok) fmt::print(out, "  {} {}: {}\n", r.backend, to_string(r.status), r.reason);
+      if (r.status != Status::ok)
+        fmt::print(out, "  {} {}{}: {}\n", r.backend, to_string(r.status),
+                   expected(r) ? " (expected: reduced precision)" : "", r.reason);
+    for (const BackendResult& r : run.results)
+      if (r.prepack_ms)
+        fmt::print(out, "  {} weight prepack: {:.4f} ms ({} the timed iterations)\n", r.backend,
+                   *r.prepack_ms, outcome.include_prepack ? "included in" : "not in");
   }
 }
 

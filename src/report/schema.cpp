@@ -39,6 +39,14 @@ void check_result(SchemaCheck& check, const json& r, const std::string& where) {
   require(check, r, where, "reason", "a string", string);
   require(check, r, where, "math_mode", "a string", string);
   require(check, r, where, "problem", "an object", object);
+  // Added in 1.1: absent from 1.0 reports.
+  if (r.contains("expected_accuracy"))
+    require(check, r, where, "expected_accuracy", "fp32 or reduced", [](const json& v) {
+      return v.is_string() && (v == "fp32" || v == "reduced");
+    });
+  if (r.contains("prepack_ms"))
+    require(check, r, where, "prepack_ms", "a number or null",
+            [](const json& v) { return v.is_null() || v.is_number(); });
   require(check, r, where, "timing", "an object or null",
           [](const json& v) { return v.is_null() || v.is_object(); });
   require(check, r, where, "verification", "an object or null",

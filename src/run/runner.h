@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/backend.h"
 #include "config/run_config.h"
 #include "env/environment.h"
 #include "timing/statistics.h"
@@ -22,8 +23,10 @@ struct BackendResult {
   Status status = Status::ok;
   std::string reason;  // why skipped / errored / mismatched
   std::string math_mode;
+  Accuracy expected_accuracy = Accuracy::fp32;
   nlohmann::json details;  // the backend's describe()
   double setup_ms = 0.0;
+  std::optional<double> prepack_ms;  // median of a few timed prepacks; empty if the backend has none
   std::optional<Verification> verification;
   std::vector<double> samples_ms;
   TimingStats stats;
@@ -40,7 +43,9 @@ struct RunOutcome {
   std::optional<DeviceInfo> device;  // empty when only host backends ran
   HostInfo host;
   std::vector<ProblemRun> runs;
-  bool any_failure() const;  // a mismatch or an error anywhere
+  bool include_prepack = false;  // weight prepack timed inside every iteration
+  // An error anywhere, or a mismatch of a backend expected to be fp32-accurate.
+  bool any_failure() const;
 };
 
 // Throws UsageError for bad backend names, EnvironmentError when a GPU backend has no device or

@@ -1,0 +1,32 @@
+// Kernels that prepare fp32 operands for the split-precision tensor-core backends, using the
+// element functions of split_precision.cuh so the host tests check the very code they run.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace mish {
+
+// big[i] = round_to_tf32(src[i]); small[i] = round_to_tf32(src[i] - big[i]). Both are exact TF32
+// values, so the product does not depend on how the GEMM converts fp32 to TF32.
+void launch_split_tf32(const float* src, float* big, float* small, uint64_t count,
+                       cudaStream_t stream);
+
+// dst[i] = bf16(src[i]), round to nearest even.
+void launch_round_to_bf16(const float* src, __nv_bfloat16* dst, uint64_t count,
+                          cudaStream_t stream);
+
+// Per row r of src [rows, cols]: e_r = fp16_row_scale_exponent(max |src[r, :]|), then the scaled
+// row's fp16 hi/lo halves are written into three segments of dst's row r (row stride
+// dst_row_stride): segment s starts at column s * segment_stride and holds lo when s ==
+// lo_segment, hi otherwise. Columns between cols and segment_stride are left as they are.
+// row_exponent[r] = e_r.
+void launch_split_fp16_rows(const float* src, int64_t rows, int64_t cols, __half* dst,
+                            int64_t dst_row_stride, int64_t segment_stride, int lo_segment,
+                            int* row_exponent, cudaStream_t stream);
+
+constexpr int kSplitSegments = 3;
+
+}  // namespace mish

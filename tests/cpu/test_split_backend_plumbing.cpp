@@ -1,0 +1,174 @@
+// The host side of the tensor-core backends: registration, accuracy classes, options, prepack
+// settings, and how expected reduced-precision mismatches are reported and scored.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "backends/registry.h"
+#include "common/errors.h"
+#include "config/run_config.h"
+#include "report/report.h"
+#include "report/schema.h"
+
+namespace mish {
+namespace {
+
+std::unique_ptr<Backend> backend_named(const std::string& name) {
+  std::vector<std::unique_ptr<Backend>> chosen = select_backends({name});
+  return std::move(chosen.at(0));
+}
+
+TEST(SplitBackends, RegisteredAfterCublasLtAndBeforeCpu) {
+  const std::vector<std::string> names = backend_names();
+  const auto at = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) - names.begin();
+  };
+  EXPECT_EQ(at("tf32"), at("cublaslt") + 1);
+  EXPECT_EQ(at("bf16"), at("tf32") + 1);
+  EXPECT_EQ(at("3xtf32"), at("bf16") + 1);
+  EXPECT_EQ(at("fp16x3"), at("3xtf32") + 1);
+  EXPECT_EQ(at("cpu"), at("fp16x3") + 1);
+}
+
+TEST(SplitBackends, MathModeAccuracyClassAndPasses) {
+  struct Expected {
+    const char* name;
+    Accuracy accuracy;
+    int passes;
+    bool prepacks;
+  };
+  for (const Expected& e : {Expected{"tf32", Accuracy::reduced, 1, false},
+                            Expected{"bf16", Accuracy::reduced, 1, true},
+                            Expected{"3xtf32", Accuracy::fp32, 3, true},
+                            Expected{"fp16x3", Accuracy::fp32, 3, true}}) {
+    const std::unique_ptr<Backend> backend = backend_named(e.name);
+    EXPECT_EQ(backend->math_mode(), e.name);
+    EXPECT_EQ(backend->expected_accuracy(), e.accuracy) << e.name;
+    EXPECT_EQ(backend->describe().at("tensor_core_passes"), e.passes) << e.name;
+    EXPECT_EQ(backend->prepacks_weights(), e.prepacks) << e.name;
+  }
+  for (const char* fp32_backend : {"naive", "separate", "fused", "cublaslt", "cpu"})
+    EXPECT_EQ(backend_named(fp32_backend)->expected_accuracy(), Accuracy::fp32) << fp32_backend;
+}
+
+TEST(SplitBackends, Fp16x3ChunksOptionIsValidatedAndReported) {
+  std::unique_ptr<Backend> fp16x3 = backend_named("fp16x3");
+  fp16x3->configure({{"chunks", 4}});
+  EXPECT_EQ(fp16x3->describe().at("chunks"), 4);
+  EXPECT_THROW(fp16x3->configure({{"chunks", 0}}), UsageError);
+  EXPECT_THROW(fp16x3->configure({{"chunks", 65}}), UsageError);
+  EXPECT_THROW(fp16x3->configure({{"chunks", "four"}}), UsageError);
+  EXPECT_THROW(fp16x3->configure({{"chunk", 4}}), UsageError);
+  EXPECT_THROW(backend_named("tf32")->configure({{"chunks", 4}}), UsageError);
+}
+
+TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
+  RunConfig config;
+  add_backend_option("fp16x3.chunks=6", config);
+  EXPECT_EQ(config.backend_options["fp16x3"]["chunks"], 6);
+  for (const char* malformed : {"fp16x3", "fp16x3.chunks", "chunks=4", ".chunks=4", "fp16x3.=4"})
+    EXPECT_THROW(add_backend_option(malformed, config), UsageError) << malformed;
+
+  apply_config_json({{"include_prepack", true}, {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}},
+                    "test", config);
+  EXPECT_TRUE(config.include_prepack);
+  EXPECT_EQ(config.backend_options["fp16x3"]["chunks"], 2);
+  EXPECT_THROW(apply_config_json({{"include_prepack", "yes"}}, "test", config), UsageError);
+  EXPECT_THROW(apply_config_json({{"backend_options", {{"fp16x3", 2}}}}, "test", config),
+               UsageError);
+
+  std::vector<std::unique_ptr<Backend>> selected = select_backends({"cpu"});
+  EXPECT_THROW(configure_backends(selected, {{"nosuch", {{"chunks", 2}}}}), UsageError);
+  // Checked even when the backend is not selected.
+  EXPECT_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 0}}}}), UsageError);
+  EXPECT_NO_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 2}}}}));
+}
+
+BackendResult mismatching(const std::string& name, Accuracy accuracy) {
+  BackendResult r;
+  r.backend = name;
+  r.status = Status::mismatch;
+  r.expected_accuracy = accuracy;
+  r.reason = "12 of 100 elements outside atol=0.0001 rtol=0.0001";
+  Verification v;
+  v.checked = 100, v.mismatches = 12, v.max_abs = 4.4e-4;
+  r.verification = v;
+  return r;
+}
+
+RunOutcome outcome_with(std::vector<BackendResult> results) {
+  RunOutcome outcome;
+  ProblemRun run;
+  run.results = std::move(results);
+  outcome.runs.push_back(std::move(run));
+  return outcome;
+}
+
+TEST(SplitBackends, ReducedPrecisionMismatchDoesNotFailTheRun) {
+  EXPECT_FALSE(outcome_with({mismatching("tf32", Accuracy::reduced)}).any_failure());
+  EXPECT_TRUE(outcome_with({mismatching("tf32", Accuracy::reduced),
+                            mismatching("fp16x3", Accuracy::fp32)})
+                  .any_failure());
+  BackendResult errored;
+  errored.status = Status::error;
+  errored.expected_accuracy = Accuracy::reduced;
+  EXPECT_TRUE(outcome_with({errored}).any_failure());
+}
+
+std::string table_of(const RunOutcome& outcome) {
+  std::FILE* file = std::tmpfile();
+  print_table(file, outcome);
+  std::rewind(file);
+  std::string text;
+  for (int c; (c = std::fgetc(file)) != EOF;) text.push_back(static_cast<char>(c));
+  std::fclose(file);
+  return text;
+}
+
+TEST(SplitBackends, TableMarksExpectedMismatchesAndShowsPrepack) {
+  BackendResult fp16x3;
+  fp16x3.backend = "fp16x3";
+  fp16x3.prepack_ms = 0.125;
+  const std::string text = table_of(outcome_with({mismatching("tf32", Accuracy::reduced),
+                                                  mismatching("naive", Accuracy::fp32), fp16x3}));
+  EXPECT_NE(text.find("tf32       mismatch*"), std::string::npos) << text;
+  EXPECT_NE(text.find("naive      mismatch "), std::string::npos) << text;
+  EXPECT_NE(text.find("* expected: reduced precision"), std::string::npos) << text;
+  EXPECT_NE(text.find("tf32 mismatch (expected: reduced precision): 12 of 100"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("naive mismatch (expected"), std::string::npos) << text;
+  EXPECT_NE(text.find("fp16x3 weight prepack: 0.1250 ms (not in the timed iterations)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(SplitBackends, ReportRecordsAccuracyClassAndPrepack) {
+  BackendResult fp16x3;
+  fp16x3.backend = "fp16x3";
+  fp16x3.prepack_ms = 0.125;
+  RunOutcome outcome = outcome_with({mismatching("bf16", Accuracy::reduced), fp16x3});
+  outcome.include_prepack = true;
+  RunConfig config;
+  config.include_prepack = true;
+  add_backend_option("fp16x3.chunks=4", config);
+  const nlohmann::json report = build_report(outcome, config, {"mishbench"});
+  EXPECT_TRUE(check_report(report).ok());
+  EXPECT_EQ(report["settings"]["include_prepack"], true);
+  EXPECT_EQ(report["settings"]["backend_options"]["fp16x3"]["chunks"], 4);
+  const nlohmann::json& results = report["results"];
+  EXPECT_EQ(results[0]["status"], "mismatch");
+  EXPECT_EQ(results[0]["expected_accuracy"], "reduced");
+  EXPECT_TRUE(results[0]["prepack_ms"].is_null());
+  EXPECT_DOUBLE_EQ(results[0]["verification"]["max_abs"].get<double>(), 4.4e-4);
+  EXPECT_EQ(results[1]["expected_accuracy"], "fp32");
+  EXPECT_DOUBLE_EQ(results[1]["prepack_ms"].get<double>(), 0.125);
+
+  nlohmann::json broken = report;
+  broken["results"][0]["expected_accuracy"] = "approximately";
+  EXPECT_FALSE(check_report(broken).ok());
+}
+
+}  // namespace
+}  // namespace mish

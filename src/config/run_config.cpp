@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -50,6 +51,16 @@ int get_count(const json& object, const std::string& key, const std::string& whe
   return static_cast<int>(value);
 }
 
+// Runs `parse`, prefixing a UsageError's message with where in the config the value came from.
+template <typename Parse>
+auto located(const std::string& where, Parse parse) {
+  try {
+    return parse();
+  } catch (const UsageError& error) {
+    throw UsageError(fmt::format("{}: {}", where, error.what()));
+  }
+}
+
 Problem parse_problem(const json& object, const std::string& where) {
   if (!object.is_object())
     throw UsageError(fmt::format("{}: a problem must be an object like "
@@ -65,9 +76,11 @@ Problem parse_problem(const json& object, const std::string& where) {
     if (seed < 0) throw UsageError(fmt::format("{}: 'seed' must be non-negative", where));
     problem.seed = static_cast<uint64_t>(seed);
   }
-  if (object.contains("distribution"))
-    problem.distribution = parse_distribution(get_as<std::string>(object, "distribution", where));
-  validate(problem);
+  if (object.contains("distribution")) {
+    const auto name = get_as<std::string>(object, "distribution", where);
+    problem.distribution = located(where, [&] { return parse_distribution(name); });
+  }
+  located(where, [&] { validate(problem); });
   return problem;
 }
 
@@ -131,8 +144,10 @@ void apply_config_json(const json& document, const std::string& source, RunConfi
     config.sampling.iters = get_count(document, "iters", source);
   if (document.contains("atol")) config.tolerance.atol = get_as<double>(document, "atol", source);
   if (document.contains("rtol")) config.tolerance.rtol = get_as<double>(document, "rtol", source);
-  if (document.contains("l2"))
-    config.sampling.l2 = parse_l2_mode(get_as<std::string>(document, "l2", source));
+  if (document.contains("l2")) {
+    const auto mode = get_as<std::string>(document, "l2", source);
+    config.sampling.l2 = located(source, [&] { return parse_l2_mode(mode); });
+  }
   if (document.contains("include_prepack"))
     config.include_prepack = get_as<bool>(document, "include_prepack", source);
   if (document.contains("backend_options")) {
@@ -174,6 +189,13 @@ void validate(const RunConfig& config) {
   if (config.backends.empty()) throw UsageError("--backend needs at least one name");
   for (const std::string& name : config.backends)
     if (name.empty()) throw UsageError("--backend has an empty name in its list");
+  // Refuse an unwritable report location before a long run, not after it.
+  if (!config.json_path.empty()) {
+    const std::filesystem::path folder = std::filesystem::path(config.json_path).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+      throw UsageError(fmt::format("--json {}: folder '{}' does not exist; create it first",
+                                   config.json_path, folder.string()));
+  }
 }
 
 }  // namespace mish

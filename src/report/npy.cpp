@@ -18,7 +18,8 @@ void write_array(const std::string& path, const char* descr, const void* data, s
     count *= d;
     dims += fmt::format("{}, ", d);
   }
-  if (shape.size() > 1) dims.resize(dims.size() - 2);  // "(3,)" for 1-D, "(3, 4)" otherwise
+  // "(3,)" for 1-D, "(3, 4)" otherwise, as numpy writes them.
+  if (!shape.empty()) dims.resize(dims.size() - (shape.size() == 1 ? 1 : 2));
   std::string header =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
   // magic (6) + version (2) + header length (2) + header, padded with spaces to a multiple of 64.

@@ -1,0 +1,189 @@
+// The built mishbench binary, run as a user would: bad input gives exit 2 and one line saying what
+// is wrong, a GPU backend without a device gives exit 3, and a host-only run of configs/ci.json
+// verifies and writes a valid report.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "backends/registry.h"
+#include "env/environment.h"
+#include "report/schema.h"
+
+namespace mish {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Invocation {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A scratch folder per test; `run` executes mishbench with `args` (shell words, {dir} is the
+// scratch folder) and captures its exit code, stdout and stderr.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name =
+        fmt::format("mish_cli_{}_{}_{}", ::getpid(), test->test_suite_name(), test->name());
+    std::replace(name.begin(), name.end(), '/', '_');  // parameterized names contain '/'
+    dir = fs::temp_directory_path() / name;
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  Invocation run(std::string args) const {
+    for (size_t at; (at = args.find("{dir}")) != std::string::npos;) args.replace(at, 5, dir.string());
+    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+    const std::string command =
+        fmt::format("cd '{}' && '{}' {} >'{}' 2>'{}'", MISHBENCH_SOURCE_DIR, MISHBENCH_BINARY, args,
+                    out.string(), err.string());
+    const int status = std::system(command.c_str());
+    Invocation result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_text(out);
+    result.err = read_text(err);
+    fs::remove(out);
+    fs::remove(err);
+    return result;
+  }
+
+  void write_file(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+  }
+
+  fs::path dir;
+};
+
+struct BadInput {
+  const char* name;
+  const char* args;
+  const char* message_mentions;
+};
+
+class CliRejects : public Cli, public ::testing::WithParamInterface<BadInput> {};
+
+TEST_P(CliRejects, WithExitTwoAndOneLine) {
+  write_file("invalid.json", "{\"iters\": 10,,}");
+  write_file("unknown-key.json", "{\"iterations\": 10}");
+  const Invocation r = run(GetParam().args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "expected one line, got:\n" << r.err;
+  EXPECT_EQ(r.err.rfind("mishbench: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message_mentions), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CliRejects,
+    ::testing::Values(
+        BadInput{"unknown_backend", "--backend=nope", "unknown backend 'nope'"},
+        BadInput{"all_in_a_list", "--backend=all,cpu", "cannot be combined"},
+        BadInput{"repeated_backend", "--backend=cpu,cpu", "listed twice"},
+        BadInput{"m_zero", "--m 0", "--m must be positive, got 0"},
+        BadInput{"m_negative", "--m -3", "--m must be positive, got -3"},
+        BadInput{"k_overflow", "--k 99999999999", "--k=99999999999 is larger than"},
+        BadInput{"iters_zero", "--iters 0", "--iters must be between 1 and"},
+        BadInput{"negative_atol", "--atol -1", "--atol"},
+        BadInput{"unknown_distribution", "--distribution cauchy", "unknown distribution 'cauchy'"},
+        BadInput{"unknown_l2_mode", "--l2 cold", "unknown L2 mode 'cold'"},
+        BadInput{"unreadable_config", "--config {dir}/missing.json", "cannot read config file"},
+        BadInput{"invalid_json_config", "--config {dir}/invalid.json", "is not valid JSON"},
+        BadInput{"unknown_config_key", "--config {dir}/unknown-key.json", "unknown key 'iterations'"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST_F(Cli, GpuBackendWithoutDeviceExitsThreeAndPointsToCpu) {
+  if (query_device()) GTEST_SKIP() << "a CUDA device is present";
+  for (const char* backends : {"fused", "all"}) {
+    const Invocation r = run(fmt::format("--backend={} --m 8 --n 8 --k 8", backends));
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--backend=cpu"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(Cli, HelpExitsZero) {
+  const Invocation r = run("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--backend"), std::string::npos);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+}
+
+TEST_F(Cli, ListBackendsNamesEveryBackendAndExitsZero) {
+  const Invocation r = run("--list-backends");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const std::string& name : backend_names())
+    EXPECT_NE(("\n" + r.out).find("\n" + name + " "), std::string::npos)
+        << name << " missing from:\n" << r.out;
+}
+
+TEST_F(Cli, CpuRunOfCiConfigVerifiesAndWritesAValidReport) {
+  const Invocation r = run("--backend=cpu --config configs/ci.json --json {dir}/report.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("cpu"), std::string::npos);
+  const json report = json::parse(read_text(dir / "report.json"));
+  const SchemaCheck check = check_report(report);
+  EXPECT_TRUE(check.ok()) << (check.errors.empty() ? "" : check.errors.front());
+  EXPECT_TRUE(report["device"].is_null());
+  const json config = json::parse(read_text(fs::path(MISHBENCH_SOURCE_DIR) / "configs/ci.json"));
+  ASSERT_EQ(report["results"].size(), config["problems"].size());
+  for (const json& result : report["results"]) {
+    EXPECT_EQ(result["backend"], "cpu");
+    EXPECT_EQ(result["status"], "ok") << result["reason"];
+    const json& problem = result["problem"];
+    EXPECT_EQ(result["verification"]["mismatches"], 0);
+    EXPECT_EQ(result["verification"]["nonfinite"], 0);
+    EXPECT_EQ(result["verification"]["checked"],
+              problem["m"].get<int64_t>() * problem["n"].get<int64_t>());
+    EXPECT_EQ(result["timing"]["samples_ms"].size(), config["iters"].get<size_t>());
+  }
+  // Only the report is left behind: no temporary file.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);
+}
+
+TEST_F(Cli, FlagsOverrideTheConfigFile) {
+  const Invocation r =
+      run("--config configs/ci.json --m 5 --seed 3 --iters 3 --warmup 0 --json {dir}/r.json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = json::parse(read_text(dir / "r.json"));
+  const json config = json::parse(read_text(fs::path(MISHBENCH_SOURCE_DIR) / "configs/ci.json"));
+  EXPECT_EQ(report["settings"]["iters"], 3);
+  EXPECT_EQ(report["settings"]["warmup"], 0);
+  ASSERT_EQ(report["problems"].size(), config["problems"].size());
+  for (size_t i = 0; i < config["problems"].size(); ++i) {
+    EXPECT_EQ(report["problems"][i]["m"], 5);                          // from the flag
+    EXPECT_EQ(report["problems"][i]["seed"], 3);                       // from the flag
+    EXPECT_EQ(report["problems"][i]["n"], config["problems"][i]["n"]);  // from the file
+    EXPECT_EQ(report["problems"][i]["k"], config["problems"][i]["k"]);
+  }
+  for (const json& result : report["results"]) EXPECT_EQ(result["timing"]["samples_ms"].size(), 3u);
+}
+
+TEST_F(Cli, ReportIntoMissingFolderLeavesNothingBehind) {
+  const Invocation r = run("--backend=cpu --config configs/ci.json --json {dir}/missing/report.json");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_NE(r.err.find("folder '" + (dir / "missing").string() + "' does not exist"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "missing"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 0);
+}
+
+}  // namespace
+}  // namespace mish

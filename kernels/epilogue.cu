@@ -43,18 +43,26 @@ unsigned grid_for(int64_t items, int threads) {
 
 }  // namespace
 
-void launch_bias_mish(float* y, const float* bias, int64_t rows, int64_t cols, int mish_count,
-                      cudaStream_t stream) {
+EpilogueLaunch bias_mish_launch(const float* y, int64_t rows, int64_t cols) {
   constexpr int kThreads = 256;
   const int64_t count = rows * cols;
   const bool vectorizable = cols % 4 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
-  if (vectorizable) {
-    const int64_t vectors = count / 4;
-    bias_mish_vec4_kernel<<<grid_for(vectors, kThreads), kThreads, 0, stream>>>(
-        reinterpret_cast<float4*>(y), bias, vectors, cols, mish_count);
+  EpilogueLaunch launch;
+  launch.block = kThreads;
+  launch.vector_width = vectorizable ? 4 : 1;
+  launch.grid = grid_for(count / launch.vector_width, kThreads);
+  return launch;
+}
+
+void launch_bias_mish(float* y, const float* bias, int64_t rows, int64_t cols, int mish_count,
+                      cudaStream_t stream) {
+  const EpilogueLaunch launch = bias_mish_launch(y, rows, cols);
+  if (launch.vector_width == 4) {
+    bias_mish_vec4_kernel<<<launch.grid, launch.block, 0, stream>>>(
+        reinterpret_cast<float4*>(y), bias, rows * cols / 4, cols, mish_count);
   } else {
-    bias_mish_scalar_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(y, bias, count,
-                                                                                cols, mish_count);
+    bias_mish_scalar_kernel<<<launch.grid, launch.block, 0, stream>>>(y, bias, rows * cols, cols,
+                                                                      mish_count);
   }
   MISH_CUDA_CHECK_LAUNCH();
 }

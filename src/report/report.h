@@ -11,7 +11,7 @@
 
 namespace mish {
 
-constexpr const char* kSchemaVersion = "1.0.0";
+constexpr const char* kSchemaVersion = "1.1.0";
 
 nlohmann::json build_report(const RunOutcome& outcome, const RunConfig& config,
                             const std::vector<std::string>& argv);

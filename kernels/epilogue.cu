@@ -70,9 +70,22 @@ bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer
 
 }  // namespace
 
+// Vectorized when rows are whole float4s and every pointer read or written is 16-byte aligned.
+EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, int64_t rows,
+                               int64_t cols) {
+  constexpr int kThreads = 256;
+  const float* input = source.partials != nullptr ? source.partials : y;
+  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) &&
+                            (source.partials == nullptr || source.partial_stride % 4 == 0);
+  EpilogueLaunch launch;
+  launch.block = kThreads;
+  launch.vector_width = vectorizable ? 4 : 1;
+  launch.grid = grid_for(rows * cols / launch.vector_width, kThreads);
+  return launch;
+}
+
 void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, int64_t rows,
                      int64_t cols, int mish_count, cudaStream_t stream) {
-  constexpr int kThreads = 256;
   const int64_t count = rows * cols;
   const Params p{source.partials != nullptr ? source.partials : y,
                  source.partials != nullptr ? source.partial_count : 1,
@@ -82,14 +95,12 @@ void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, 
                  bias,
                  cols,
                  mish_count};
-  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(p.source) &&
-                            (p.partial_count == 1 || p.partial_stride % 4 == 0);
-  if (vectorizable) {
-    const int64_t vectors = count / 4;
-    epilogue_vec4_kernel<<<grid_for(vectors, kThreads), kThreads, 0, stream>>>(
-        reinterpret_cast<float4*>(y), p, vectors);
+  const EpilogueLaunch launch = epilogue_launch(y, source, rows, cols);
+  if (launch.vector_width == 4) {
+    epilogue_vec4_kernel<<<launch.grid, launch.block, 0, stream>>>(reinterpret_cast<float4*>(y), p,
+                                                                   count / 4);
   } else {
-    epilogue_scalar_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(y, p, count);
+    epilogue_scalar_kernel<<<launch.grid, launch.block, 0, stream>>>(y, p, count);
   }
   MISH_CUDA_CHECK_LAUNCH();
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +37,23 @@ struct Support {
   std::string reason;  // why not, when !ok
 };
 
+// A part of the forward pass that can be enqueued, and so timed, on its own.
+enum class StageKind {
+  gemm,      // the matrix product: reported in TFLOP/s
+  epilogue,  // elementwise work on y: reported in GB/s against the device copy bandwidth
+};
+struct Stage {
+  std::string name;  // "gemm", "epilogue"
+  StageKind kind = StageKind::gemm;
+  double bytes = 0;  // epilogue: the bytes it must move at the least (epilogue_bytes)
+  std::function<void(const Tensors&, cudaStream_t)> enqueue;  // same rules as Backend::run
+};
+
+// Least traffic of an epilogue over y [m, n]: read and write y once, plus the bias if it adds it.
+inline double epilogue_bytes(const Problem& problem, bool reads_bias) {
+  return 8.0 * double(problem.m) * double(problem.n) + (reads_bias ? 4.0 * double(problem.n) : 0.0);
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -63,6 +81,9 @@ class Backend {
   virtual void prepack(const Tensors& tensors, cudaStream_t stream) { (void)tensors, (void)stream; }
   // Enqueues one forward pass: no allocation, no synchronization (host backends run inline).
   virtual void run(const Tensors& tensors, cudaStream_t stream) = 0;
+  // run() split into stages that, enqueued in order, do what run() does; valid after setup().
+  // Empty (the default) when run() is one indivisible piece, e.g. a single fused kernel.
+  virtual std::vector<Stage> stages() const { return {}; }
   // Algorithm, tiles, launch configuration: lands in the report.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
 };

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "backends/cublas_util.h"
+#include "backends/epilogue_launch.h"
 #include "backends/factories.h"
 #include "epilogue.cuh"
 
@@ -47,14 +48,39 @@ class CublasGemmBackend final : public Backend {
   std::string_view math_mode() const override { return variant_.math_mode; }
   Accuracy expected_accuracy() const override { return variant_.accuracy; }
 
-  void setup(const Problem& problem, const Tensors&, cudaStream_t) override {
+  void setup(const Problem& problem, const Tensors& t, cudaStream_t) override {
     problem_ = problem;
+    y_ = t.y;
     handle_.emplace();
     MISH_CUBLAS_CHECK(cublasSetMathMode(handle_->get(), CUBLAS_DEFAULT_MATH));
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
+    enqueue_gemm(t, stream);
+    enqueue_epilogue(t, stream);
+  }
+
+  std::vector<Stage> stages() const override {
+    return {{"gemm", StageKind::gemm, 0.0,
+             [this](const Tensors& t, cudaStream_t s) { enqueue_gemm(t, s); }},
+            {"epilogue", StageKind::epilogue, epilogue_bytes(problem_, true),
+             [this](const Tensors& t, cudaStream_t s) { enqueue_epilogue(t, s); }}};
+  }
+
+  nlohmann::json describe() const override {
+    return {{"gemm", fmt::format("cublasGemmEx {}, CUBLAS_DEFAULT_MATH", variant_.compute_name)},
+            {"epilogue_kernels", variant_.tail == Tail::separate ? 3 : 1},
+            {"epilogue_launch", describe_epilogue_launch(y_, problem_)},
+            {"tensor_core_passes", variant_.tensor_core_passes},
+            {"device_workspace_bytes", 0}};
+  }
+
+ private:
+  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const {
     gemm_xwt(handle_->get(), problem_, t.x, t.w, t.y, stream, variant_.compute);
+  }
+
+  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const {
     if (variant_.tail == Tail::fused) {
       launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
     } else {
@@ -64,16 +90,9 @@ class CublasGemmBackend final : public Backend {
     }
   }
 
-  nlohmann::json describe() const override {
-    return {{"gemm", fmt::format("cublasGemmEx {}, CUBLAS_DEFAULT_MATH", variant_.compute_name)},
-            {"epilogue_kernels", variant_.tail == Tail::separate ? 3 : 1},
-            {"tensor_core_passes", variant_.tensor_core_passes},
-            {"device_workspace_bytes", 0}};
-  }
-
- private:
   const Variant& variant_;
   Problem problem_;
+  const float* y_ = nullptr;
   std::optional<CublasHandle> handle_;
 };
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "backends/cublas_util.h"
+#include "backends/epilogue_launch.h"
 #include "backends/factories.h"
 #include "cuda_check.cuh"
 #include "epilogue.cuh"
@@ -39,8 +40,9 @@ class CublasLtBackend final : public Backend {
   }
   std::string_view math_mode() const override { return "fp32"; }
 
-  void setup(const Problem& problem, const Tensors&, cudaStream_t) override {
+  void setup(const Problem& problem, const Tensors& t, cudaStream_t) override {
     problem_ = problem;
+    y_ = t.y;
     const uint64_t m = problem.m, n = problem.n, k = problem.k;
     MISH_CUBLAS_CHECK(cublasLtCreate(&handle_));
     MISH_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
@@ -70,12 +72,16 @@ class CublasLtBackend final : public Backend {
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
-    MISH_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
-                                                     &t.b, sizeof(t.b)));
-    const float one = 1.0f, zero = 0.0f;
-    MISH_CUBLAS_CHECK(cublasLtMatmul(handle_, desc_, &one, t.w, a_, t.x, b_, &zero, t.y, d_, t.y,
-                                     d_, &heuristic_.algo, workspace_, kWorkspaceBytes, stream));
-    launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 2, stream);
+    enqueue_gemm(t, stream);
+    enqueue_epilogue(t, stream);
+  }
+
+  // The bias rides in the GEMM's epilogue, so the epilogue stage is only Mish + Mish.
+  std::vector<Stage> stages() const override {
+    return {{"gemm", StageKind::gemm, 0.0,
+             [this](const Tensors& t, cudaStream_t s) { enqueue_gemm(t, s); }},
+            {"epilogue", StageKind::epilogue, epilogue_bytes(problem_, false),
+             [this](const Tensors& t, cudaStream_t s) { enqueue_epilogue(t, s); }}};
   }
 
   nlohmann::json describe() const override {
@@ -92,11 +98,25 @@ class CublasLtBackend final : public Backend {
               {"custom_option", algo_config<uint32_t>(algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION)},
               {"waves_count", heuristic_.wavesCount},
               {"workspace_bytes", heuristic_.workspaceSize}}},
-            {"epilogue_kernels", 1}};
+            {"epilogue_kernels", 1},
+            {"epilogue_launch", describe_epilogue_launch(y_, problem_)}};
   }
 
  private:
+  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const {
+    MISH_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                                     &t.b, sizeof(t.b)));
+    const float one = 1.0f, zero = 0.0f;
+    MISH_CUBLAS_CHECK(cublasLtMatmul(handle_, desc_, &one, t.w, a_, t.x, b_, &zero, t.y, d_, t.y,
+                                     d_, &heuristic_.algo, workspace_, kWorkspaceBytes, stream));
+  }
+
+  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const {
+    launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 2, stream);
+  }
+
   Problem problem_;
+  const float* y_ = nullptr;
   cublasLtHandle_t handle_ = nullptr;
   cublasLtMatmulDesc_t desc_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, d_ = nullptr;

@@ -23,6 +23,8 @@ Examples:
   mishbench --backend=cpu --config configs/ci.json   host only, small shapes (no GPU needed)
   mishbench --backend=separate,fused --m 256 --seed 7 --dump dump/
   mishbench --backend=fp16x3 --backend-option fp16x3.chunks=4 --include-prepack
+  mishbench --backend=fused --max-noise=0.005 --timeout=20   sample until the median is tight
+  mishbench --backend=separate,fused --graph --l2=hot   add CUDA-graph replay timing, warm L2
   mishbench --list-backends
   mishbench compare base.json new.json            noise-aware comparison of two reports
 
@@ -40,6 +42,8 @@ struct Flags {
   std::optional<double> atol, rtol;
   std::vector<std::string> backend_options;
   bool include_prepack = false;
+  std::optional<double> min_time, max_noise, timeout;
+  bool graph = false;
   bool quiet = false;
   bool list_backends = false;
   bool version = false;
@@ -56,7 +60,16 @@ void add_flags(CLI::App& app, Flags& f) {
   app.add_option("--distribution", f.distribution,
                  "Input distribution: kernelbench (default), normal, normal-unit, wide");
   app.add_option("--warmup", f.warmup, "Untimed runs before sampling (default 10)");
-  app.add_option("--iters", f.iters, "Timed samples per backend (default 100)");
+  app.add_option("--iters", f.iters,
+                 "Timed samples per backend (default 100); with --min-time, --max-noise or "
+                 "--timeout, the minimum count");
+  app.add_option("--min-time", f.min_time,
+                 "Adaptive: sample until the timed samples add up to at least S seconds");
+  app.add_option("--max-noise", f.max_noise,
+                 "Adaptive: sample until the median's 95% CI is narrower than F x median "
+                 "(e.g. 0.01)");
+  app.add_option("--timeout", f.timeout,
+                 "Adaptive: stop sampling a backend after S seconds of wall time, whatever else");
   app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4)");
   app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4)");
   app.add_option("--l2", f.l2, "flush (default): cold L2 before every sample; hot: back to back");
@@ -64,6 +77,8 @@ void add_flags(CLI::App& app, Flags& f) {
                "Time weight preparation (splitting/scaling W) inside every iteration");
   app.add_option("--backend-option", f.backend_options,
                  "NAME.KEY=VALUE, repeatable: a backend's option, e.g. fp16x3.chunks=4");
+  app.add_flag("--graph", f.graph,
+               "Also time each device backend as CUDA-graph replays (reported apart)");
   app.add_option("--json", f.json_path, "Write the JSON report to FILE");
   app.add_option("--dump", f.dump_dir, "Write x, W, b, the reference and each y as .npy under DIR");
   app.add_option("--config", f.config_path, "JSON config (problem and run settings); flags override it");
@@ -90,6 +105,10 @@ RunConfig build_config(const Flags& f) {
   if (f.atol) config.tolerance.atol = *f.atol;
   if (f.rtol) config.tolerance.rtol = *f.rtol;
   if (f.l2) config.sampling.l2 = parse_l2_mode(*f.l2);
+  if (f.min_time) config.sampling.min_time_s = *f.min_time;
+  if (f.max_noise) config.sampling.max_noise = *f.max_noise;
+  if (f.timeout) config.sampling.timeout_s = *f.timeout;
+  if (f.graph) config.graph = true;
   if (f.json_path) config.json_path = *f.json_path;
   if (f.dump_dir) config.dump_dir = *f.dump_dir;
   if (f.include_prepack) config.include_prepack = true;

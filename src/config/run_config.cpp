@@ -116,7 +116,8 @@ void apply_config_json(const json& document, const std::string& source, RunConfi
   if (!document.is_object()) throw UsageError(fmt::format("{}: the config must be a JSON object", source));
   reject_unknown_keys(document,
                       {"problem", "problems", "backends", "warmup", "iters", "atol", "rtol", "l2",
-                       "include_prepack", "backend_options"},
+                       "include_prepack", "backend_options", "graph", "min_time", "max_noise",
+                       "timeout"},
                       source);
   if (document.contains("problem") && document.contains("problems"))
     throw UsageError(fmt::format("{}: give 'problem' or 'problems', not both", source));
@@ -162,6 +163,13 @@ void apply_config_json(const json& document, const std::string& source, RunConfi
       config.backend_options[item.key()].update(item.value());
     }
   }
+  if (document.contains("graph")) config.graph = get_as<bool>(document, "graph", source);
+  if (document.contains("min_time"))
+    config.sampling.min_time_s = get_as<double>(document, "min_time", source);
+  if (document.contains("max_noise"))
+    config.sampling.max_noise = get_as<double>(document, "max_noise", source);
+  if (document.contains("timeout"))
+    config.sampling.timeout_s = get_as<double>(document, "timeout", source);
 }
 
 void apply_config_file(const std::string& path, RunConfig& config) {
@@ -184,6 +192,16 @@ void validate(const RunConfig& config) {
   if (config.sampling.warmup < 0 || config.sampling.warmup > 1000000)
     throw UsageError(fmt::format("--warmup must be between 0 and 1000000, got {}",
                                  config.sampling.warmup));
+  const SampleSettings& s = config.sampling;
+  if (s.min_time_s && !(*s.min_time_s >= 0 && *s.min_time_s <= 86400))
+    throw UsageError(fmt::format("--min-time must be between 0 and 86400 seconds, got {}",
+                                 *s.min_time_s));
+  if (s.max_noise && !(*s.max_noise > 0 && *s.max_noise <= 1))
+    throw UsageError(fmt::format(
+        "--max-noise is a relative width in (0, 1], e.g. 0.01 for 1%, got {}", *s.max_noise));
+  if (s.timeout_s && !(*s.timeout_s > 0 && *s.timeout_s <= 86400))
+    throw UsageError(fmt::format("--timeout must be between 0 and 86400 seconds (exclusive of 0), got {}",
+                                 *s.timeout_s));
   if (!(config.tolerance.atol >= 0) || !(config.tolerance.rtol >= 0))
     throw UsageError("--atol and --rtol must be non-negative numbers");
   if (config.backends.empty()) throw UsageError("--backend needs at least one name");

@@ -16,6 +16,7 @@ struct RunConfig {
   std::vector<Problem> problems{Problem{}};
   std::vector<std::string> backends{"all"};
   SampleSettings sampling;
+  bool graph = false;  // also time each device backend as replays of one captured CUDA graph
   Tolerance tolerance;
   std::string json_path;  // empty: no report file
   std::string dump_dir;   // empty: no .npy dump

@@ -2,6 +2,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mish {
@@ -19,15 +20,23 @@ std::vector<double> widen(const std::vector<float>& values) {
 
 double mish_double(double x) { return x * std::tanh(std::log1p(std::exp(x))); }
 
-std::vector<double> compute_reference(const Problem& problem, const HostInputs& inputs) {
+std::vector<double> compute_reference(const Problem& problem, const HostInputs& inputs,
+                                      const std::function<void(double)>& on_progress) {
   const std::vector<double> x = widen(inputs.x);
   const std::vector<double> w = widen(inputs.w);
   std::vector<double> y(problem.y_count());
   const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n),
             k = static_cast<int>(problem.k);
-  // y = x * W^T: both operands row-major with leading dimension k.
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0, x.data(), k, w.data(), k, 0.0,
-              y.data(), n);
+  // y = x * W^T: both operands row-major with leading dimension k; columns [first, first + width)
+  // of y come from rows [first, first + width) of W.
+  constexpr int kBlocks = 16;
+  const int block = std::max(1, (n + kBlocks - 1) / kBlocks);
+  for (int first = 0; first < n; first += block) {
+    const int width = std::min(block, n - first);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, width, k, 1.0, x.data(), k,
+                w.data() + size_t(first) * size_t(k), k, 0.0, y.data() + first, n);
+    if (on_progress) on_progress(double(first + width) / double(n));
+  }
   const int64_t count = static_cast<int64_t>(y.size());
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < count; ++i)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -14,8 +15,10 @@
 #include "cuda_check.cuh"
 #include "generate.cuh"
 #include "problem/generator.h"
+#include "progress/progress.h"
 #include "reference/reference.h"
 #include "report/npy.h"
+#include "timing/graph.h"
 
 namespace mish {
 namespace {
@@ -60,7 +63,17 @@ struct DeviceProblem {
 // Weight preparation is timed apart from the iterations: one warm-up, then the median of a few
 // (the L2 mode is the run's, held by the timer). The last one leaves the prepared weights in
 // place for run().
-constexpr SampleSettings kPrepackSampling{1, 5, L2Mode::flush};
+SampleSettings prepack_sampling() {
+  SampleSettings settings;
+  settings.warmup = 1;
+  settings.iters = 5;
+  return settings;
+}
+
+// The copy probe: 256 MiB each way, far beyond any L2, or a quarter of free memory if less.
+size_t copy_probe_bytes(const DeviceInfo& device) {
+  return std::min<size_t>(size_t(256) << 20, device.free_bytes / 4);
+}
 
 std::string fmt_gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", double(bytes) / (1 << 30)); }
 
@@ -69,9 +82,11 @@ class BackendSession {
  public:
   BackendSession(const RunConfig& config, const Problem& problem, const HostInputs& inputs,
                  const std::vector<double>& reference, const std::optional<DeviceInfo>& device,
-                 DeviceProblem* device_problem, cudaStream_t stream, DeviceTimer* timer)
+                 DeviceProblem* device_problem, cudaStream_t stream, DeviceTimer* timer,
+                 bool with_clocks)
       : config_(config), problem_(problem), inputs_(inputs), reference_(reference),
-        device_(device), device_problem_(device_problem), stream_(stream), timer_(timer) {}
+        device_(device), device_problem_(device_problem), stream_(stream), timer_(timer),
+        with_clocks_(with_clocks) {}
 
   BackendResult run(Backend& backend) {
     BackendResult result;
@@ -111,15 +126,20 @@ class BackendSession {
     backend.setup(problem_, t, nullptr);
     result.setup_ms = elapsed_ms(setup_start);
     if (backend.prepacks_weights())
-      result.prepack_ms =
-          summarize(sample_host([&] { backend.prepack(t, nullptr); }, kPrepackSampling)).median;
+      result.prepack_ms = summarize(
+          sample_host([&] { backend.prepack(t, nullptr); }, prepack_sampling(), nullptr).samples_ms).median;
     const auto iteration = [&] {
       if (config_.include_prepack) backend.prepack(t, nullptr);
       backend.run(t, nullptr);
     };
     iteration();
-    check_output(result, host_y_);
-    result.samples_ms = sample_host(iteration, config_.sampling);
+    result.verification = check_output(result, host_y_);
+    Sampling sampling = [&] {
+      ProgressBar progress(fmt::format("{}: timing", result.backend), !config_.quiet);
+      return sample_host(iteration, config_.sampling, &progress);
+    }();  // the bar clears its line before any warning is printed
+    static_cast<TimedSeries&>(result) = make_series(std::move(sampling), false);
+    add_warnings(result, result.backend, result);
   }
 
   void run_on_device(Backend& backend, BackendResult& result) {
@@ -129,40 +149,98 @@ class BackendSession {
     MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
     result.setup_ms = elapsed_ms(setup_start);
     if (backend.prepacks_weights())
-      result.prepack_ms =
-          summarize(timer_->sample([&] { backend.prepack(t, stream_); }, kPrepackSampling)).median;
+      result.prepack_ms = summarize(timer_->sample([&] { backend.prepack(t, stream_); },
+                                                   prepack_sampling(), nullptr).samples_ms).median;
     const auto iteration = [&] {
       if (config_.include_prepack) backend.prepack(t, stream_);
       backend.run(t, stream_);
     };
-    // Poison with NaN (all-ones bytes) so an element the backend never writes fails verification.
-    MISH_CUDA_CHECK(cudaMemsetAsync(t.y, 0xff, problem_.y_count() * sizeof(float), stream_));
-    iteration();
-    MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    host_y_.resize(problem_.y_count());
-    MISH_CUDA_CHECK(cudaMemcpy(host_y_.data(), t.y, problem_.y_count() * sizeof(float),
-                               cudaMemcpyDeviceToHost));
-    check_output(result, host_y_);
-    result.samples_ms = timer_->sample(iteration, config_.sampling);
-    MISH_CUDA_CHECK(cudaGetLastError());
+    result.verification = verify_on_device(result, iteration, "");
+    static_cast<TimedSeries&>(result) = time_on_device(result.backend, iteration);
+    // A stage run alone leaves y in a state no check expects; the graph run below poisons and
+    // rewrites all of y before it verifies.
+    const std::vector<Stage> stages = backend.stages();
+    if (stages.size() >= 2) {
+      for (const Stage& stage : stages) {
+        const std::string label = fmt::format("{}/{}", result.backend, stage.name);
+        result.stages.push_back({stage.name, stage.kind, stage.bytes,
+                                 time_on_device(label, [&] { stage.enqueue(t, stream_); })});
+        add_warnings(result, label, result.stages.back().timing);
+      }
+    }
+    if (config_.graph) {
+      try {
+        run_graph(backend, result);
+      } catch (const GraphCaptureError& error) {
+        result.status = Status::error;
+        result.reason = error.what();
+      }
+    }
   }
 
-  void check_output(BackendResult& result, const std::vector<float>& y) {
-    result.verification =
+  // Poison y with NaN (all-ones bytes) so an element the backend never writes fails, run once,
+  // verify every element.
+  Verification verify_on_device(BackendResult& result, const std::function<void()>& enqueue,
+                                const std::string& what) {
+    float* y = device_problem_->y.get();
+    MISH_CUDA_CHECK(cudaMemsetAsync(y, 0xff, problem_.y_count() * sizeof(float), stream_));
+    enqueue();
+    MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    host_y_.resize(problem_.y_count());
+    MISH_CUDA_CHECK(cudaMemcpy(host_y_.data(), y, problem_.y_count() * sizeof(float),
+                               cudaMemcpyDeviceToHost));
+    return check_output(result, host_y_, what);
+  }
+
+  TimedSeries time_on_device(const std::string& label, const std::function<void()>& enqueue) {
+    ProgressBar progress(fmt::format("{}: timing", label), !config_.quiet);
+    Sampling sampling = timer_->sample(enqueue, config_.sampling, &progress);
+    MISH_CUDA_CHECK(cudaGetLastError());
+    return make_series(std::move(sampling), with_clocks_);
+  }
+
+  // --graph: capture one forward pass, verify a replay's output, then time replays. A capture
+  // failure is this backend's error; the plain timing already taken stays in the report.
+  void run_graph(Backend& backend, BackendResult& result) {
+    const Tensors t = device_problem_->tensors();
+    const CapturedGraph graph(stream_, [&] {
+      if (config_.include_prepack) backend.prepack(t, stream_);
+      backend.run(t, stream_);
+    });
+    result.graph_nodes = graph.node_count();
+    result.graph_verification =
+        verify_on_device(result, [&] { graph.launch(stream_); }, "CUDA graph replay: ");
+    const std::string label = result.backend + " graph";
+    result.graph = time_on_device(label, [&] { graph.launch(stream_); });
+    add_warnings(result, label, *result.graph);
+  }
+
+  void add_warnings(BackendResult& result, const std::string& label, const TimedSeries& series) {
+    for (std::string& warning : series_warnings(label, series, config_.sampling)) {
+      if (!config_.quiet) fmt::print(stderr, "warning: {}\n", warning);
+      result.warnings.push_back(std::move(warning));
+    }
+  }
+
+  // Verifies y; a failure marks the result a mismatch, its reason prefixed by `what` (empty for
+  // the plain run, whose output --dump writes).
+  Verification check_output(BackendResult& result, const std::vector<float>& y,
+                            const std::string& what = "") {
+    const Verification v =
         verify(y.data(), reference_.data(), problem_.m, problem_.n, config_.tolerance);
-    const Verification& v = *result.verification;
-    if (!v.passed()) {
+    if (!v.passed() && result.status != Status::mismatch) {
       result.status = Status::mismatch;
       result.reason = fmt::format(
-          "{} of {} elements outside atol={:g} rtol={:g} ({} NaN/Inf); worst at ({}, {}): got {:.9g}, "
-          "expected {:.9g}",
-          v.mismatches, v.checked, config_.tolerance.atol, config_.tolerance.rtol, v.nonfinite,
-          v.worst.row, v.worst.col, v.worst.got, v.worst.expected);
+          "{}{} of {} elements outside atol={:g} rtol={:g} ({} NaN/Inf); worst at ({}, {}): got "
+          "{:.9g}, expected {:.9g}",
+          what, v.mismatches, v.checked, config_.tolerance.atol, config_.tolerance.rtol,
+          v.nonfinite, v.worst.row, v.worst.col, v.worst.got, v.worst.expected);
       if (config_.dump_dir.empty()) result.reason += "; rerun with --dump DIR to get the tensors as .npy";
     }
-    if (!config_.dump_dir.empty())
+    if (what.empty() && !config_.dump_dir.empty())
       write_npy(dump_path(config_.dump_dir, problem_, "y_" + result.backend), y.data(),
                 {uint64_t(problem_.m), uint64_t(problem_.n)});
+    return v;
   }
 
   const RunConfig& config_;
@@ -173,6 +251,7 @@ class BackendSession {
   DeviceProblem* device_problem_;
   cudaStream_t stream_;
   DeviceTimer* timer_;
+  bool with_clocks_;
   std::vector<float> host_y_;
 };
 
@@ -243,11 +322,21 @@ RunOutcome run_benchmark(const RunConfig& config) {
   }
 
   std::unique_ptr<Stream> stream;
+  std::unique_ptr<ClockMonitor> clocks;
   std::unique_ptr<DeviceTimer> timer;
   if (needs_device) {
     stream = std::make_unique<Stream>();
+    clocks = ClockMonitor::open(outcome.device->ordinal, &outcome.clocks_note);
+    if (clocks) {
+      outcome.max_sm_mhz = clocks->max_sm_mhz();
+    } else {
+      say(config, "clocks not recorded: {}", outcome.clocks_note);
+    }
     timer = std::make_unique<DeviceTimer>(stream->get(), outcome.device->l2_bytes,
-                                          config.sampling.l2);
+                                          config.sampling.l2, clocks.get());
+    outcome.copy_bandwidth = measure_copy_bandwidth(*timer, copy_probe_bytes(*outcome.device));
+    say(config, "device-to-device copy: {:.0f} GB/s (bytes read + written)",
+        outcome.copy_bandwidth->gb_per_s);
   }
 
   for (const Problem& problem : config.problems) {
@@ -256,10 +345,16 @@ RunOutcome run_benchmark(const RunConfig& config) {
     say(config, "problem {} ({}, seed {}): generating inputs", problem.shape(),
         to_string(problem.distribution), problem.seed);
     auto start = std::chrono::steady_clock::now();
-    const HostInputs inputs = generate_inputs(problem);
+    const HostInputs inputs = [&] {
+      ProgressBar progress("generating inputs", !config.quiet);
+      return generate_inputs(problem, [&](double done) { progress.update(done); });
+    }();
     run.generate_ms = elapsed_ms(start);
     start = std::chrono::steady_clock::now();
-    const std::vector<double> reference = compute_reference(problem, inputs);
+    const std::vector<double> reference = [&] {
+      ProgressBar progress("float64 reference", !config.quiet);
+      return compute_reference(problem, inputs, [&](double done) { progress.update(done); });
+    }();
     run.reference_ms = elapsed_ms(start);
     say(config, "float64 reference: {:.1f} ms", run.reference_ms);
     if (!config.dump_dir.empty()) dump_inputs(config, problem, inputs, reference);
@@ -267,11 +362,11 @@ RunOutcome run_benchmark(const RunConfig& config) {
     std::unique_ptr<DeviceProblem> device_problem;
     if (needs_device) device_problem = std::make_unique<DeviceProblem>(problem, stream->get());
     BackendSession session(config, problem, inputs, reference, outcome.device,
-                           device_problem.get(), stream ? stream->get() : nullptr, timer.get());
+                           device_problem.get(), stream ? stream->get() : nullptr, timer.get(),
+                           clocks != nullptr);
     for (auto& backend : backends) {
       say(config, "{}: verifying and timing", backend->name());
       run.results.push_back(session.run(*backend));
-      run.results.back().stats = summarize(run.results.back().samples_ms);
     }
     outcome.runs.push_back(std::move(run));
   }

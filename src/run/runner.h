@@ -10,7 +10,9 @@
 #include "backends/backend.h"
 #include "config/run_config.h"
 #include "env/environment.h"
-#include "timing/statistics.h"
+#include "backends/backend.h"
+#include "timing/series.h"
+#include "timing/timer.h"
 #include "verify/verify.h"
 
 namespace mish {
@@ -18,7 +20,16 @@ namespace mish {
 enum class Status { ok, mismatch, skipped, error };
 std::string to_string(Status status);
 
-struct BackendResult {
+// One stage of a backend timed on its own (Backend::stages()).
+struct StageResult {
+  std::string name;
+  StageKind kind = StageKind::gemm;
+  double bytes = 0;  // epilogue stages: the least bytes they must move
+  TimedSeries timing;
+};
+
+// The plain-launch timing is the result's own TimedSeries (samples_ms, stats, clocks, ...).
+struct BackendResult : TimedSeries {
   std::string backend;
   Status status = Status::ok;
   std::string reason;  // why skipped / errored / mismatched
@@ -28,8 +39,11 @@ struct BackendResult {
   double setup_ms = 0.0;
   std::optional<double> prepack_ms;  // median of a few timed prepacks; empty if the backend has none
   std::optional<Verification> verification;
-  std::vector<double> samples_ms;
-  TimingStats stats;
+  std::optional<TimedSeries> graph;  // --graph: replays of one captured forward pass
+  std::optional<Verification> graph_verification;  // --graph: a replay's output, checked
+  size_t graph_nodes = 0;
+  std::vector<StageResult> stages;    // empty unless the backend has two or more stages
+  std::vector<std::string> warnings;  // spread, warm-up, throttling (also printed on stderr)
 };
 
 struct ProblemRun {
@@ -41,6 +55,9 @@ struct ProblemRun {
 
 struct RunOutcome {
   std::optional<DeviceInfo> device;  // empty when only host backends ran
+  std::optional<CopyBandwidth> copy_bandwidth;  // measured once per run with a device
+  std::optional<unsigned> max_sm_mhz;           // from NVML, when available
+  std::string clocks_note;                      // why clocks were not recorded, if they were not
   HostInfo host;
   std::vector<ProblemRun> runs;
   bool include_prepack = false;  // weight prepack timed inside every iteration

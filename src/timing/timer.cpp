@@ -2,12 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 
+#include "common/device_buffer.h"
 #include "common/errors.h"
 #include "cuda_check.cuh"
+#include "progress/progress.h"
+#include "stream_gate.cuh"
+#include "timing/statistics.h"
 
 namespace mish {
+namespace {
+
+// Long enough for any sane enqueue, short enough that a blocking one does not look like a hang.
+constexpr unsigned long long kGateTimeoutNs = 2'000'000'000ull;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The loop shared by device and host sampling: take samples until the rule says stop.
+Sampling sample_until_done(const StoppingRule& rule, ProgressBar* progress,
+                           const std::function<double(Sampling&)>& take_sample) {
+  Sampling sampling;
+  if (!rule.adaptive()) sampling.samples_ms.reserve(rule.iters);
+  const auto start = std::chrono::steady_clock::now();
+  while (true) {
+    sampling.samples_ms.push_back(take_sample(sampling));
+    const double elapsed = seconds_since(start);
+    if (progress != nullptr) progress->update(progress_fraction(rule, sampling.samples_ms, elapsed));
+    if (const auto reason = should_stop(rule, sampling.samples_ms, elapsed)) {
+      sampling.stopped_by = *reason;
+      return sampling;
+    }
+  }
+}
+
+}  // namespace
 
 std::string to_string(L2Mode mode) { return mode == L2Mode::flush ? "flush" : "hot"; }
 
@@ -17,18 +49,22 @@ L2Mode parse_l2_mode(const std::string& name) {
   throw UsageError(fmt::format("unknown L2 mode '{}'; choose flush or hot", name));
 }
 
-DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode)
-    : stream_(stream), mode_(mode) {
+DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode,
+                         const ClockMonitor* clocks)
+    : stream_(stream), mode_(mode), clocks_(clocks) {
   if (mode_ == L2Mode::flush) {
     flush_bytes_ = 2 * l2_bytes;
     MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
   }
+  MISH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), sizeof(GateFlags),
+                                cudaHostAllocMapped));
   MISH_CUDA_CHECK(cudaEventCreate(&start_));
   MISH_CUDA_CHECK(cudaEventCreate(&stop_));
 }
 
 DeviceTimer::~DeviceTimer() {
   if (flush_buffer_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFree(flush_buffer_));
+  if (gate_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFreeHost(gate_));
   if (start_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(start_));
   if (stop_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(stop_));
 }
@@ -38,38 +74,63 @@ void DeviceTimer::flush_l2(int round) {
     MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, round & 0xff, flush_bytes_, stream_));
 }
 
-std::vector<double> DeviceTimer::sample(const std::function<void()>& enqueue,
-                                        const SampleSettings& settings) {
+Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleSettings& settings,
+                             ProgressBar* progress) {
   for (int i = 0; i < settings.warmup; ++i) {
     flush_l2(i);
     enqueue();
   }
-  std::vector<double> samples;
-  samples.reserve(settings.iters);
-  for (int i = 0; i < settings.iters; ++i) {
-    flush_l2(i);
+  MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  int round = 0;
+  return sample_until_done(settings, progress, [&](Sampling& sampling) {
+    gate_->open = 0;
+    gate_->timed_out = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    launch_stream_gate(gate_, kGateTimeoutNs, stream_);
+    flush_l2(round++);
     MISH_CUDA_CHECK(cudaEventRecord(start_, stream_));
     enqueue();
     MISH_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    gate_->open = 1;
+    // Read the clocks while the sample runs: host-side, outside the GPU's timed region.
+    if (clocks_ != nullptr) sampling.clocks.push_back(clocks_->read());
     MISH_CUDA_CHECK(cudaEventSynchronize(stop_));
+    if (gate_->timed_out != 0) ++sampling.gate_timeouts;
     float ms = 0.0f;
     MISH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    samples.push_back(ms);
-  }
-  return samples;
+    return double(ms);
+  });
 }
 
-std::vector<double> sample_host(const std::function<void()>& run, const SampleSettings& settings) {
+Sampling sample_host(const std::function<void()>& run, const SampleSettings& settings,
+                     ProgressBar* progress) {
   for (int i = 0; i < settings.warmup; ++i) run();
-  std::vector<double> samples;
-  samples.reserve(settings.iters);
-  for (int i = 0; i < settings.iters; ++i) {
+  return sample_until_done(settings, progress, [&](Sampling&) {
     const auto start = std::chrono::steady_clock::now();
     run();
-    const auto stop = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
-  }
-  return samples;
+    return seconds_since(start) * 1e3;
+  });
+}
+
+CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes) {
+  const cudaStream_t stream = timer.stream();
+  DeviceBuffer<unsigned char> source(bytes), destination(bytes);
+  MISH_CUDA_CHECK(cudaMemsetAsync(source.get(), 1, bytes, stream));
+  SampleSettings settings;
+  settings.warmup = 3;
+  settings.iters = 20;
+  const Sampling sampling = timer.sample(
+      [&] {
+        MISH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes,
+                                        cudaMemcpyDeviceToDevice, stream));
+      },
+      settings, nullptr);
+  CopyBandwidth result;
+  result.bytes_per_copy = bytes;
+  result.median_ms = summarize(sampling.samples_ms).median;
+  result.gb_per_s = result.median_ms > 0 ? 2.0 * double(bytes) / (result.median_ms * 1e-3) / 1e9 : 0;
+  return result;
 }
 
 }  // namespace mish

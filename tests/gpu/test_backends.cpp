@@ -1,5 +1,7 @@
-// Every device backend in the registry passes verification (atol = rtol = 1e-4 against the float64
-// reference, every element) on small odd shapes that exercise tile edges and on the default problem.
+// Every device backend of the fp32 accuracy class passes verification (atol = rtol = 1e-4 against
+// the float64 reference, every element) on small odd shapes that exercise tile edges and on the
+// default problem. A backend may decline a small shape in supports(), never the default problem.
+// Reduced-precision backends (tf32, bf16) are checked in test_split_backends.cpp.
 #include <gtest/gtest.h>
 
 #include "backends/registry.h"
@@ -12,7 +14,8 @@ namespace {
 std::vector<std::string> device_backend_names() {
   std::vector<std::string> names;
   for (const auto& backend : make_all_backends())
-    if (backend->placement() == Placement::device) names.emplace_back(backend->name());
+    if (backend->placement() == Placement::device && backend->expected_accuracy() == Accuracy::fp32)
+      names.emplace_back(backend->name());
   return names;
 }
 
@@ -23,7 +26,9 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
   RunConfig config;
   config.problems = {GetParam()};
   config.backends = device_backend_names();
-  config.sampling = {0, 1, L2Mode::hot};  // correctness is the point: no warm-up, one sample
+  config.sampling.warmup = 0;  // correctness is the point: no warm-up, one sample
+  config.sampling.iters = 1;
+  config.sampling.l2 = L2Mode::hot;
   config.quiet = true;
   const RunOutcome outcome = run_benchmark(config);
   ASSERT_EQ(outcome.runs.size(), 1u);
@@ -31,6 +36,7 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
   ASSERT_EQ(run.results.size(), config.backends.size());
   for (const BackendResult& r : run.results) {
     SCOPED_TRACE(r.backend);
+    if (r.status == Status::skipped && run.problem.shape() != Problem{}.shape()) continue;
     EXPECT_EQ(r.status, Status::ok) << r.reason;
     ASSERT_TRUE(r.verification.has_value());
     EXPECT_EQ(r.verification->checked, run.problem.y_count());

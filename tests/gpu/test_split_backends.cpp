@@ -148,7 +148,9 @@ RunOutcome run_backends(const std::vector<std::string>& backends, const Problem&
   config.backends = backends;
   config.backend_options = options;
   config.include_prepack = include_prepack;
-  config.sampling = {1, 2, L2Mode::hot};
+  config.sampling.warmup = 1;
+  config.sampling.iters = 2;
+  config.sampling.l2 = L2Mode::hot;
   config.quiet = true;
   return run_benchmark(config);
 }

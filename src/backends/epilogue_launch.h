@@ -1,0 +1,15 @@
+// The report's view of an epilogue launch (kernels/epilogue.cuh) over a backend's y.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "epilogue.cuh"
+#include "problem/problem.h"
+
+namespace mish {
+
+inline nlohmann::json describe_epilogue_launch(const float* y, const Problem& problem) {
+  const EpilogueLaunch launch = epilogue_launch(y, EpilogueSource{}, problem.m, problem.n);
+  return {{"grid", launch.grid}, {"block", launch.block}, {"vector_width", launch.vector_width}};
+}
+
+}  // namespace mish

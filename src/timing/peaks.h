@@ -1,0 +1,27 @@
+// Datasheet peak throughput per device and math mode, for roofline fractions in the report.
+//
+// Dense (no structured sparsity) TFLOP/s at boost clock, from NVIDIA's datasheets:
+//   device (CUDA name)            fp32   tf32   fp16/bf16
+//   NVIDIA H200 (SXM)             67     495    990
+//   NVIDIA H100 80GB HBM3 (SXM)   67     495    990
+//   NVIDIA A100-SXM4-80GB/-40GB   19.5   156    312
+// Math modes map onto those units: "fp32" -> fp32 CUDA cores; "tf32" and "3xtf32" -> tf32 tensor
+// cores; "fp16", "bf16" and "fp16x3" -> fp16/bf16 tensor cores. Split-precision modes do several
+// tensor-core products per output, but the fraction counts the problem's 2*M*N*K flops, so it
+// reads "how close to the hardware's rate for one pass", not hardware utilization.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mish {
+
+struct PeakLookup {
+  std::optional<double> tflops;  // the peak; empty when unknown
+  std::string unit;              // "fp32", "tf32" or "fp16" (the table column)
+  std::string note;              // why unknown, when it is
+};
+
+PeakLookup peak_tflops(const std::string& device_name, std::string_view math_mode);
+
+}  // namespace mish

@@ -10,6 +10,7 @@ std::unique_ptr<Backend> make_naive_backend();
 std::unique_ptr<Backend> make_separate_backend();
 std::unique_ptr<Backend> make_fused_backend();
 std::unique_ptr<Backend> make_cublaslt_backend();
+std::unique_ptr<Backend> make_wgmma_backend();
 std::unique_ptr<Backend> make_cpu_backend();
 
 }  // namespace mish

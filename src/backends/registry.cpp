@@ -15,6 +15,7 @@ std::vector<std::unique_ptr<Backend>> make_all_backends() {
   all.push_back(make_separate_backend());
   all.push_back(make_fused_backend());
   all.push_back(make_cublaslt_backend());
+  all.push_back(make_wgmma_backend());
   all.push_back(make_cpu_backend());
   return all;
 }

@@ -1,0 +1,380 @@
+// The fused Hopper layer: y = mish(mish(x * W^T + b)), x [m,k], W [n,k], fp32, computed in one
+// sm_90a kernel on fp16 tensor cores (wgmma) with FP32-level accuracy.
+//
+// Split precision (fp16x3). Each row of x and of W is scaled by a power of two so that its largest
+// magnitude sits in [2^13, 2^14), then split into hi = fp16(v) and lo = fp16(v - hi)
+// (row_split_fp16.cu). Then x.w = 2^-(ex+ew) * (xh.wh + xh.wl + xl.wh) + O(2^-22 |x||w|): the
+// dropped xl.wl term and the rounding of lo are both ~2^-22 relative, below fp32's 2^-24 ulp once
+// summed over K. fp16 x fp16 products are exact in the tensor core; what loses bits is the
+// tensor core's own fp32 accumulation, which truncates and so drifts as K grows. Hence promotion:
+// each K chunk of kWgmmaPromoteK (256) is accumulated in the wgmma accumulators (started from zero),
+// then added into separate fp32 registers with ordinary round-to-nearest FADDs. Undoing the scales
+// is two exact multiplications by powers of two.
+//
+// Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
+// walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in flight
+// share each W tile through L2 while x (32 MiB as hi+lo at the default size) stays L2-resident.
+// 384 threads = 3 warpgroups:
+//   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.2d, 128-byte
+//     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
+//     kWgmmaStages-deep shared-memory ring (64 KiB a stage), guarded by full/empty mbarriers.
+//     It gives most of its registers to the consumers (setmaxnreg).
+//   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block and per
+//     k16 step, three wgmma.m64n128k16.f32.f16.f16 with both operands from shared memory (K-major):
+//     xh*wh, xh*wl, xl*wh. One wgmma group stays in flight while the next is issued; a stage is
+//     released as soon as the group that read it has completed.
+// Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
+// Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
+//
+// Shapes: m, n multiples of 128 and k a multiple of 64 (the backend declines other shapes).
+#include <cudaTypedefs.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "cuda_check.cuh"
+#include "mish.cuh"
+#include "wgmma_fp16x3.cuh"
+
+namespace mish {
+namespace {
+
+constexpr int kTileM = kWgmmaTileM;
+constexpr int kTileN = kWgmmaTileN;
+constexpr int kBlockK = kWgmmaBlockK;
+constexpr int kStages = kWgmmaStages;
+[[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
+constexpr int kConsumerWarpgroups = 2;
+constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
+[[maybe_unused]] constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
+[[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a stage
+static_assert(kTileM == kTileN, "one TMA box shape serves both operands");
+static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
+static_assert(kWgmmaPromoteK % kBlockK == 0, "promotion happens at k-block boundaries");
+
+struct alignas(1024) StageTiles {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
+  __half x_hi[kTileM * kBlockK];
+  __half x_lo[kTileM * kBlockK];
+  __half w_hi[kTileN * kBlockK];
+  __half w_lo[kTileN * kBlockK];
+};
+[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(StageTiles);
+
+struct SharedStorage {
+  StageTiles stages[kStages];
+  uint64_t full[kStages];   // TMA bytes landed
+  uint64_t empty[kStages];  // consumers done reading
+};
+constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
+
+__device__ int g_sm90a_build = 0;
+
+__global__ void probe_sm90a_build() {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  g_sm90a_build = 1;
+#endif
+}
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, uint32_t arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_address(bar)), "r"(arrivals)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_address(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar)) : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n"
+        ".reg .pred ready;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, ready;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
+  } while (done == 0);
+}
+
+// Loads the box at (column c0, row c1) of `map` into `dst`; completion counts bytes on `bar`.
+__device__ __forceinline__ void tma_load_tile(void* dst, const CUtensorMap* map, uint64_t* bar,
+                                              int c0, int c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_address(bar)), "r"(c0), "r"(c1)
+      : "memory");
+}
+
+// wgmma shared-memory matrix descriptor: K-major tile of 128-byte rows, 128-byte swizzle, groups
+// of 8 rows 1024 bytes apart (stride byte offset); the leading byte offset is unused for this
+// layout. Advancing the start address by 32 bytes selects the next k16 slice.
+__device__ __forceinline__ uint64_t smem_descriptor(const void* tile) {
+  uint64_t d = (smem_address(tile) & 0x3FFFF) >> 4;
+  d |= uint64_t(1) << 16;
+  d |= uint64_t(1024 >> 4) << 32;
+  d |= uint64_t(1) << 62;
+  return d;
+}
+
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+}
+
+// Keeps the compiler from moving accumulator reads or writes across a wgmma wait.
+__device__ __forceinline__ void pin_accumulators(float (&d)[64]) {
+#pragma unroll
+  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// d (+)= A[64 x 16] * B[128 x 16]^T; `accumulate` = 0 starts from zero.
+__device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a, uint64_t b,
+                                                 uint32_t accumulate) {
+  asm volatile(
+      "{\n"
+      ".reg .pred acc;\n"
+      "setp.ne.b32 acc, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, acc, 1, 1, 0, 0;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
+        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),
+        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]),
+        "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+        "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),
+        "+f"(d[62]), "+f"(d[63])
+      : "l"(a), "l"(b), "r"(accumulate));
+}
+
+struct TileCoords {
+  int m0, n0;
+};
+
+__device__ __forceinline__ TileCoords tile_coords(int tile, int m_tiles) {
+  return {(tile % m_tiles) * kTileM, (tile / m_tiles) * kTileN};
+}
+
+__device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
+                        int m, int n, int tiles, int m_tiles, int k_blocks) {
+  uint32_t step = 0;  // k blocks issued so far, over all tiles of this CTA
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const TileCoords t = tile_coords(tile, m_tiles);
+    for (int kb = 0; kb < k_blocks; ++kb, ++step) {
+      const int stage = step % kStages;
+      mbarrier_wait(&s.empty[stage], ((step / kStages) & 1) ^ 1);
+      StageTiles& dst = s.stages[stage];
+      uint64_t* full = &s.full[stage];
+      mbarrier_arrive_expect_tx(full, kStageBytes);
+      const int k0 = kb * kBlockK;
+      tma_load_tile(dst.x_hi, x_map, full, k0, t.m0);
+      tma_load_tile(dst.x_lo, x_map, full, k0, m + t.m0);
+      tma_load_tile(dst.w_hi, w_map, full, k0, t.n0);
+      tma_load_tile(dst.w_lo, w_map, full, k0, n + t.n0);
+    }
+  }
+}
+
+// Accumulator fragment of wgmma m64n128 (per thread, 64 floats): element 4j+q sits at
+// row (warp % 4) * 16 + lane / 4 + 8 * (q / 2), column 8j + 2 * (lane % 4) + q % 2.
+__device__ void store_tile(const float (&sum)[64], const WgmmaLayerOperands& p, int row_base,
+                           int n0) {
+  const int lane = threadIdx.x % 32;
+  const int row0 = row_base + (threadIdx.x / 32 % 4) * 16 + lane / 4;
+  const int row1 = row0 + 8;
+  const float row_unscale0 = p.x_unscale[row0];
+  const float row_unscale1 = p.x_unscale[row1];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    const int col = n0 + 8 * j + 2 * (lane % 4);
+    const float2 col_unscale = *reinterpret_cast<const float2*>(p.w_unscale + col);
+    const float2 bias = *reinterpret_cast<const float2*>(p.bias + col);
+    float2 out0, out1;
+    out0.x = mish(mish(sum[4 * j + 0] * row_unscale0 * col_unscale.x + bias.x));
+    out0.y = mish(mish(sum[4 * j + 1] * row_unscale0 * col_unscale.y + bias.y));
+    out1.x = mish(mish(sum[4 * j + 2] * row_unscale1 * col_unscale.x + bias.x));
+    out1.y = mish(mish(sum[4 * j + 3] * row_unscale1 * col_unscale.y + bias.y));
+    *reinterpret_cast<float2*>(p.y + int64_t(row0) * p.n + col) = out0;
+    *reinterpret_cast<float2*>(p.y + int64_t(row1) * p.n + col) = out1;
+  }
+}
+
+__device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
+                        int m_tiles, int k_blocks) {
+  float acc[64];  // the tensor-core accumulators of the current K chunk
+  float sum[64];  // promoted fp32 partial sums of the tile
+  const int row_offset = consumer * kRowsPerConsumer;
+  const bool warp_leader = threadIdx.x % 32 == 0;
+  uint32_t step = 0;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const TileCoords t = tile_coords(tile, m_tiles);
+#pragma unroll
+    for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
+    for (int chunk = 0; chunk < k_blocks; chunk += kPromoteBlocks) {
+      const int chunk_blocks = min(kPromoteBlocks, k_blocks - chunk);
+      int held_stage = -1;  // stage read by the wgmma group still in flight
+      for (int kb = 0; kb < chunk_blocks; ++kb, ++step) {
+        const int stage = step % kStages;
+        mbarrier_wait(&s.full[stage], (step / kStages) & 1);
+        const StageTiles& in = s.stages[stage];
+        const uint64_t x_hi = smem_descriptor(in.x_hi + row_offset * kBlockK);
+        const uint64_t x_lo = smem_descriptor(in.x_lo + row_offset * kBlockK);
+        const uint64_t w_hi = smem_descriptor(in.w_hi);
+        const uint64_t w_lo = smem_descriptor(in.w_lo);
+        wgmma_fence();
+#pragma unroll
+        for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
+          const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
+          // The chunk's first product overwrites the accumulators (scale-d = 0).
+          wgmma_m64n128k16(acc, x_hi + k_offset, w_hi + k_offset, kb > 0 || k16 > 0);
+          wgmma_m64n128k16(acc, x_hi + k_offset, w_lo + k_offset, 1u);
+          wgmma_m64n128k16(acc, x_lo + k_offset, w_hi + k_offset, 1u);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();  // the previous group is done: its stage can be refilled
+        __syncwarp();
+        if (warp_leader && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
+        held_stage = stage;
+      }
+      wgmma_wait<0>();
+      pin_accumulators(acc);
+      __syncwarp();
+      if (warp_leader) mbarrier_arrive(&s.empty[held_stage]);
+#pragma unroll
+      for (int i = 0; i < 64; ++i) sum[i] += acc[i];
+    }
+    store_tile(sum, p, t.m0 + row_offset, t.n0);
+  }
+}
+
+#endif  // sm_90a
+
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_fp16x3_layer_kernel(const __grid_constant__ CUtensorMap x_map,
+                              const __grid_constant__ CUtensorMap w_map,
+                              const WgmmaLayerOperands p) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char shared_raw[];
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t(1023);
+  SharedStorage& s = *reinterpret_cast<SharedStorage*>(aligned);
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+  const int m_tiles = m / kTileM;
+  const int tiles = m_tiles * (n / kTileN);
+  const int k_blocks = static_cast<int>(p.k / kBlockK);
+  const int warpgroup = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      mbarrier_init(&s.full[i], 1);
+      mbarrier_init(&s.empty[i], kConsumerWarps);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (threadIdx.x == 0) produce(s, &x_map, &w_map, m, n, tiles, m_tiles, k_blocks);
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    consume(s, p, warpgroup - 1, tiles, m_tiles, k_blocks);
+  }
+#endif
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    MISH_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                     cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12+)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  return encode;
+}
+
+// A split operand [2 * rows, k] fp16 seen as [128 x 64] boxes, 128-byte swizzled for wgmma.
+CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(2 * rows)};
+  const cuuint64_t row_stride_bytes[1] = {cuuint64_t(k) * sizeof(__half)};
+  const cuuint32_t box[2] = {kBlockK, kTileM};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result = tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(split), dims,
+      row_stride_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " +
+                             std::to_string(static_cast<int>(result)));
+  return map;
+}
+
+}  // namespace
+
+bool wgmma_kernel_available() {
+  int device = 0;
+  MISH_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  MISH_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  if (prop.major != 9 || prop.minor != 0) return false;
+  probe_sm90a_build<<<1, 1>>>();
+  MISH_CUDA_CHECK_LAUNCH();
+  int built = 0;
+  MISH_CUDA_CHECK(cudaMemcpyFromSymbol(&built, g_sm90a_build, sizeof(built)));
+  return built == 1;
+}
+
+size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
+
+WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
+  if (p.m % kTileM != 0 || p.n % kTileN != 0 || p.k % kBlockK != 0)
+    throw std::invalid_argument("wgmma layer: m, n must be multiples of 128 and k of 64");
+  MISH_CUDA_CHECK(cudaFuncSetAttribute(wgmma_fp16x3_layer_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kSharedBytes)));
+  return {split_operand_map(p.x_split, p.m, p.k), split_operand_map(p.w_split, p.n, p.k)};
+}
+
+void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
+                               cudaStream_t stream) {
+  wgmma_fp16x3_layer_kernel<<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
+  MISH_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace mish

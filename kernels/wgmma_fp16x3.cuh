@@ -1,0 +1,53 @@
+// The fused Hopper layer: y = mish(mish(x * W^T + b)) in one sm_90a kernel on fp16 tensor cores
+// with fp16x3 split precision (see wgmma_fp16x3.cu for the design and the accuracy argument).
+// Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh): hi rows then lo rows,
+// [2 * rows, k] fp16, and a per-row 2^-e unscale factor.
+#pragma once
+#include <cuda.h>  // CUtensorMap (a plain struct; the driver library itself is not linked)
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace mish {
+
+// Output tile of one CTA, and the K extent of one pipeline stage.
+constexpr int kWgmmaTileM = 128;
+constexpr int kWgmmaTileN = 128;
+constexpr int kWgmmaBlockK = 64;
+constexpr int kWgmmaStages = 3;
+// Partial sums leave the tensor-core accumulators for fp32 registers every this many of K.
+constexpr int kWgmmaPromoteK = 256;
+
+struct WgmmaLayerOperands {
+  const __half* x_split = nullptr;    // [2m, k]: x hi rows, then x lo rows
+  const float* x_unscale = nullptr;   // [m]
+  const __half* w_split = nullptr;    // [2n, k]: W hi rows, then W lo rows
+  const float* w_unscale = nullptr;   // [n]
+  const float* bias = nullptr;        // [n]
+  float* y = nullptr;                 // [m, n]
+  int64_t m = 0, n = 0, k = 0;
+};
+
+// TMA descriptors for the two split operands, built once on the host (setup) and passed to every
+// launch by value.
+struct WgmmaTensorMaps {
+  CUtensorMap x;
+  CUtensorMap w;
+};
+
+// True when this binary holds the sm_90a kernel and the current device can run it.
+bool wgmma_kernel_available();
+
+// Encodes the tensor maps (through the driver entry point, so libcuda is not linked) and raises
+// the kernel's shared-memory limit. Needs m, n multiples of the tile and k of kWgmmaBlockK.
+WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& operands);
+
+// The main kernel: a persistent grid of `ctas` blocks (one per SM) over all output tiles.
+void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& operands, const WgmmaTensorMaps& maps,
+                               int ctas, cudaStream_t stream);
+
+// Bytes of dynamic shared memory the main kernel takes per block.
+size_t wgmma_layer_shared_bytes();
+
+}  // namespace mish

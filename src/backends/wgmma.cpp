@@ -1,0 +1,107 @@
+// `wgmma`: our fused Hopper kernel (kernels/wgmma_fp16x3.cu). W is split into scaled fp16 hi/lo
+// once in setup (prepack, reported as setup time); each run splits x (one small kernel) and then
+// computes the whole layer, GEMM through bias + Mish + Mish, in one kernel.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "backends/factories.h"
+#include "common/device_buffer.h"
+#include "cuda_check.cuh"
+#include "row_split_fp16.cuh"
+#include "wgmma_fp16x3.cuh"
+
+namespace mish {
+namespace {
+
+// The kernel addresses rows of the [2 * rows, k] split operands and numbers its output tiles
+// with 32-bit integers.
+constexpr int64_t kMaxRows = int64_t(1) << 30;
+constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
+
+class WgmmaBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "wgmma"; }
+  std::string_view summary() const override {
+    return "our fused sm_90a kernel: TMA + wgmma fp16x3 (scaled hi/lo), FP32 promotion, "
+           "bias+Mish+Mish epilogue";
+  }
+  std::string_view math_mode() const override { return "fp16x3"; }
+
+  Support supports(const Problem& p, const DeviceInfo* device) const override {
+    if (device == nullptr) return {false, "needs a CUDA device"};
+    if (device->cc_major != 9 || device->cc_minor != 0)
+      return {false, fmt::format("needs compute capability 9.0 (Hopper, sm_90a); {} is {}",
+                                 device->name, device->compute_capability())};
+    if (p.m % kWgmmaTileM != 0 || p.n % kWgmmaTileN != 0)
+      return {false, fmt::format("m and n must be multiples of the {}x{} output tile (m={}, n={})",
+                                 kWgmmaTileM, kWgmmaTileN, p.m, p.n)};
+    if (p.k % kWgmmaBlockK != 0)
+      return {false, fmt::format("k must be a multiple of the {}-wide k block (k={})",
+                                 kWgmmaBlockK, p.k)};
+    if (p.m >= kMaxRows || p.n >= kMaxRows ||
+        (p.m / kWgmmaTileM) * (p.n / kWgmmaTileN) > kMaxTiles)
+      return {false, fmt::format("m and n must be below {} and give at most {} output tiles",
+                                 kMaxRows, kMaxTiles)};
+    if (!wgmma_kernel_available())
+      return {false, "this build holds no sm_90a code; configure with "
+                     "CMAKE_CUDA_ARCHITECTURES including 90a"};
+    return {};
+  }
+
+  void setup(const Problem& p, const Tensors& t, cudaStream_t stream) override {
+    problem_ = p;
+    x_split_ = DeviceBuffer<__half>(2 * p.x_count());
+    x_unscale_ = DeviceBuffer<float>(p.m);
+    w_split_ = DeviceBuffer<__half>(2 * p.w_count());
+    w_unscale_ = DeviceBuffer<float>(p.n);
+    launch_row_split_fp16(t.w, p.n, p.k, w_split_.get(), w_unscale_.get(), stream);
+    operands_.x_split = x_split_.get();
+    operands_.x_unscale = x_unscale_.get();
+    operands_.w_split = w_split_.get();
+    operands_.w_unscale = w_unscale_.get();
+    operands_.m = p.m;
+    operands_.n = p.n;
+    operands_.k = p.k;
+    maps_ = prepare_wgmma_layer(operands_);
+    int device = 0, sms = 0;
+    MISH_CUDA_CHECK(cudaGetDevice(&device));
+    MISH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int64_t tiles = (p.m / kWgmmaTileM) * (p.n / kWgmmaTileN);
+    ctas_ = static_cast<int>(std::min<int64_t>(sms, tiles));
+  }
+
+  void run(const Tensors& t, cudaStream_t stream) override {
+    launch_row_split_fp16(t.x, problem_.m, problem_.k, x_split_.get(), x_unscale_.get(), stream);
+    WgmmaLayerOperands operands = operands_;
+    operands.bias = t.b;
+    operands.y = t.y;
+    launch_wgmma_fp16x3_layer(operands, maps_, ctas_, stream);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"scheme", "fp16x3: per-row power-of-two scales, x.w ~ xh.wh + xh.wl + xl.wh"},
+            {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
+            {"stages", kWgmmaStages},
+            {"promote_every_k", kWgmmaPromoteK},
+            {"ctas", ctas_},
+            {"threads", 384},
+            {"shared_bytes", wgmma_layer_shared_bytes()},
+            {"kernels_per_run", 2},
+            {"prepack", "W split to fp16 hi/lo in setup"}};
+  }
+
+ private:
+  Problem problem_;
+  DeviceBuffer<__half> x_split_, w_split_;
+  DeviceBuffer<float> x_unscale_, w_unscale_;
+  WgmmaLayerOperands operands_;
+  WgmmaTensorMaps maps_{};
+  int ctas_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_wgmma_backend() { return std::make_unique<WgmmaBackend>(); }
+
+}  // namespace mish

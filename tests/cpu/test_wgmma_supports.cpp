@@ -1,0 +1,50 @@
+// The fused Hopper backend declines what it cannot run, with a reason, before touching a device.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "backends/factories.h"
+
+namespace mish {
+namespace {
+
+DeviceInfo hopper() {
+  DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.cc_major = 9, d.cc_minor = 0;
+  return d;
+}
+
+Problem shape(int64_t m, int64_t n, int64_t k) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  return p;
+}
+
+TEST(WgmmaSupports, DeclinesWithoutADevice) {
+  const Support s = make_wgmma_backend()->supports(Problem{}, nullptr);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.reason.find("CUDA device"), std::string::npos) << s.reason;
+}
+
+TEST(WgmmaSupports, DeclinesOtherArchitectures) {
+  DeviceInfo ampere = hopper();
+  ampere.name = "NVIDIA A100";
+  ampere.cc_major = 8;
+  const Support s = make_wgmma_backend()->supports(Problem{}, &ampere);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.reason.find("9.0"), std::string::npos) << s.reason;
+}
+
+TEST(WgmmaSupports, DeclinesShapesOffTheTileGrid) {
+  const DeviceInfo device = hopper();
+  const auto backend = make_wgmma_backend();
+  for (const Problem& p : {shape(100, 128, 64), shape(128, 200, 64), shape(128, 128, 96)}) {
+    const Support s = backend->supports(p, &device);
+    EXPECT_FALSE(s.ok) << p.shape();
+    EXPECT_NE(s.reason.find("multiple"), std::string::npos) << s.reason;
+  }
+}
+
+}  // namespace
+}  // namespace mish

@@ -38,7 +38,8 @@ json verification_json(const Verification& v) {
           {"max_abs", v.max_abs},
           {"max_rel", v.max_rel},
           {"worst", {{"row", v.worst.row}, {"col", v.worst.col}, {"got", v.worst.got},
-                     {"expected", v.worst.expected}}}};
+                     {"expected", v.worst.expected},
+                     {"input_magnitude", v.worst.input_magnitude}}}};
 }
 
 json clocks_json(const std::optional<ClockSummary>& clocks) {

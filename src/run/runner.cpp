@@ -226,15 +226,26 @@ class BackendSession {
   // the plain run, whose output --dump writes).
   Verification check_output(BackendResult& result, const std::vector<float>& y,
                             const std::string& what = "") {
-    const Verification v =
+    Verification v =
         verify(y.data(), reference_.data(), problem_.m, problem_.n, config_.tolerance);
+    if (v.worst.row >= 0)
+      v.worst.input_magnitude = input_magnitude(inputs_.x.data(), inputs_.w.data(),
+                                                inputs_.b.data(), problem_.k, v.worst.row,
+                                                v.worst.col);
     if (!v.passed() && result.status != Status::mismatch) {
       result.status = Status::mismatch;
+      // The error relative to the worst element's input magnitude, in fp32 units: a plain fp32
+      // accumulation of k terms typically lands within ~sqrt(k) of them, so a figure of that size
+      // says the inputs, not the implementation, set the error (see docs/methodology.md).
+      const double error = std::fabs(v.worst.got - v.worst.expected);
       result.reason = fmt::format(
           "{}{} of {} elements outside atol={:g} rtol={:g} ({} NaN/Inf); worst at ({}, {}): got "
-          "{:.9g}, expected {:.9g}",
+          "{:.9g}, expected {:.9g}; its error is {:.3g} x 2^-24 of its input magnitude "
+          "sum|x*w| = {:.3g} (plain fp32 accumulation over k={} typically reaches ~{:.0f})",
           what, v.mismatches, v.checked, config_.tolerance.atol, config_.tolerance.rtol,
-          v.nonfinite, v.worst.row, v.worst.col, v.worst.got, v.worst.expected);
+          v.nonfinite, v.worst.row, v.worst.col, v.worst.got, v.worst.expected,
+          error / v.worst.input_magnitude / 0x1p-24, v.worst.input_magnitude, problem_.k,
+          std::sqrt(double(problem_.k)));
       if (config_.dump_dir.empty()) result.reason += "; rerun with --dump DIR to get the tensors as .npy";
     }
     if (what.empty() && !config_.dump_dir.empty())

@@ -31,6 +31,13 @@ void merge(Partial& into, const Partial& from) {
 
 }  // namespace
 
+double input_magnitude(const float* x, const float* w, const float* b, int64_t k, int64_t row,
+                       int64_t col) {
+  double sum = std::fabs(double(b[col]));
+  for (int64_t i = 0; i < k; ++i) sum += std::fabs(double(x[row * k + i]) * double(w[col * k + i]));
+  return sum;
+}
+
 Verification verify(const float* y, const double* ref, int64_t rows, int64_t cols,
                     const Tolerance& tolerance) {
   const int64_t count = rows * cols;

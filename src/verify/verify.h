@@ -15,7 +15,15 @@ struct WorstElement {
   int64_t col = -1;
   double got = 0.0;
   double expected = 0.0;
+  // sum_k |x[row,k] * w[col,k]| + |b[col]|: the size of the terms an fp32 accumulation rounds
+  // along the way, which bounds how close any fp32 GEMM can get. Filled in by the caller that has
+  // the inputs (0 = not computed).
+  double input_magnitude = 0.0;
 };
+
+// The input magnitude of output (row, col): sum_k |x[row,k] w[col,k]| + |b[col]|, in double.
+double input_magnitude(const float* x, const float* w, const float* b, int64_t k, int64_t row,
+                       int64_t col);
 
 struct Verification {
   uint64_t checked = 0;

@@ -1,7 +1,7 @@
 // Operand preparation for the split-precision backends (tf32 x3, bf16, fp16 x3).
 //
 // All three are memory-bound elementwise passes. The TF32 and bf16 ones are flat grid-stride
-// loops. The fp16 one needs each row's largest magnitude before it can scale the row, so it runs
+// loops (TF32 writing the three segments of a concatenated-K operand). The fp16 one needs each row's largest magnitude before it can scale the row, so it runs
 // one block per row: a block-wide max reduction, then a second sweep over the row (now in L1/L2)
 // that scales by 2^e (exact), splits into hi/lo and writes the three segments of the
 // concatenated-K operand in one go.
@@ -19,12 +19,17 @@ unsigned grid_for(uint64_t items) {
   return static_cast<unsigned>(blocks < 65536 ? blocks : 65536);
 }
 
-__global__ void split_tf32_kernel(const float* src, float* big, float* small, uint64_t count) {
+__global__ void split_tf32_rows_kernel(const float* src, int64_t cols, uint64_t count, float* dst,
+                                       int64_t dst_row_stride, int64_t segment_stride,
+                                       int lo_segment) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const int64_t row = int64_t(i / cols), col = int64_t(i % cols);
     const Tf32Split s = split_tf32(src[i]);
-    big[i] = s.hi;
-    small[i] = round_to_tf32(s.lo);
+    const float small = round_to_tf32(s.lo);
+    float* out = dst + row * dst_row_stride + col;
+    for (int segment = 0; segment < kSplitSegments; ++segment)
+      out[segment * segment_stride] = segment == lo_segment ? small : s.hi;
   }
 }
 
@@ -65,9 +70,12 @@ __global__ void split_fp16_rows_kernel(const float* src, int64_t cols, __half* d
 
 }  // namespace
 
-void launch_split_tf32(const float* src, float* big, float* small, uint64_t count,
-                       cudaStream_t stream) {
-  split_tf32_kernel<<<grid_for(count), kThreads, 0, stream>>>(src, big, small, count);
+void launch_split_tf32_rows(const float* src, int64_t rows, int64_t cols, float* dst,
+                            int64_t dst_row_stride, int64_t segment_stride, int lo_segment,
+                            cudaStream_t stream) {
+  const uint64_t count = uint64_t(rows) * uint64_t(cols);
+  split_tf32_rows_kernel<<<grid_for(count), kThreads, 0, stream>>>(
+      src, cols, count, dst, dst_row_stride, segment_stride, lo_segment);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

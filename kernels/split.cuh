@@ -9,10 +9,14 @@
 
 namespace mish {
 
-// big[i] = round_to_tf32(src[i]); small[i] = round_to_tf32(src[i] - big[i]). Both are exact TF32
-// values, so the product does not depend on how the GEMM converts fp32 to TF32.
-void launch_split_tf32(const float* src, float* big, float* small, uint64_t count,
-                       cudaStream_t stream);
+// Per element of src [rows, cols]: big = round_to_tf32(v), small = round_to_tf32(v - big), both
+// exact TF32 values (so the product does not depend on how the GEMM converts fp32 to TF32),
+// written into three segments of dst's row r (row stride dst_row_stride): segment s starts at
+// column s * segment_stride and holds small when s == lo_segment, big otherwise. Columns between
+// cols and segment_stride are left as they are.
+void launch_split_tf32_rows(const float* src, int64_t rows, int64_t cols, float* dst,
+                            int64_t dst_row_stride, int64_t segment_stride, int lo_segment,
+                            cudaStream_t stream);
 
 // dst[i] = bf16(src[i]), round to nearest even.
 void launch_round_to_bf16(const float* src, __nv_bfloat16* dst, uint64_t count,
@@ -28,5 +32,10 @@ void launch_split_fp16_rows(const float* src, int64_t rows, int64_t cols, __half
                             int* row_exponent, cudaStream_t stream);
 
 constexpr int kSplitSegments = 3;
+
+// Segments of a concatenated-K operand start on 16-byte boundaries; callers round lengths with this.
+constexpr int64_t round_up(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
 
 }  // namespace mish

@@ -1,7 +1,15 @@
 // `3xtf32`: FP32-accurate products from TF32 tensor cores. x and W are split into TF32 big + small
-// (split.cuh; W in prepack, x in every run) and y = xb*Ws + xs*Wb + xb*Wb as three TF32 GEMMs
-// accumulated in fp32 through beta = 1, the small terms first so the big product is added last,
-// onto a small running sum; then the fused bias+Mish+Mish kernel. xs*Ws is below fp32 rounding.
+// (split.cuh; W in prepack, x in every run) and the three significant products become one TF32
+// GEMM with fp32 accumulation over a concatenated K' = 3K:
+//     A = [xb | xs | xb]   (x, every run)        B = [Ws | Wb | Wb]   (W, prepack)
+//   A*B^T = xb*Ws + xs*Wb + xb*Wb,  xs*Ws being below fp32 rounding.
+// The small products come first, while the running sum is still ~2^-11 of its final size (the
+// tensor cores round relative to it), and one GEMM instead of three saves two passes of y
+// through memory and two launch tails. Each segment is padded to a multiple of 4 columns
+// (16-byte rows); the padding is zero in both operands. Then the fused bias+Mish+Mish kernel.
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <optional>
 
 #include "backends/cublas_util.h"
@@ -13,49 +21,60 @@
 namespace mish {
 namespace {
 
+constexpr int64_t kColumnAlignment = 4;  // fp32 elements per 16 bytes
+constexpr int kXSmallSegment = 1;        // A = [xb | xs | xb]
+constexpr int kWSmallSegment = 0;        // B = [Ws | Wb | Wb]
+
 class ThreeTf32Backend final : public Backend {
  public:
   std::string_view name() const override { return "3xtf32"; }
   std::string_view summary() const override {
-    return "x, W split into TF32 big+small, three TF32 GEMMs summed in fp32 + fused epilogue";
+    return "x, W split into TF32 big+small, one TF32 GEMM over K'=3K (small terms first) + "
+           "fused epilogue";
   }
   std::string_view math_mode() const override { return "3xtf32"; }
   bool prepacks_weights() const override { return true; }
 
+  Support supports(const Problem& problem, const DeviceInfo*) const override {
+    const int64_t width = kSplitSegments * round_up(problem.k, kColumnAlignment);
+    if (width > INT32_MAX)
+      return {false, fmt::format("k={} makes the concatenated K' = {} wider than cuBLAS's int "
+                                 "leading dimension", problem.k, width)};
+    return {};
+  }
+
   void setup(const Problem& problem, const Tensors&, cudaStream_t) override {
     problem_ = problem;
+    segment_stride_ = round_up(problem.k, kColumnAlignment);
+    row_stride_ = kSplitSegments * segment_stride_;
     handle_.emplace();
     arena_.emplace();
-    w_big_ = arena_->reserve<float>(problem.w_count());
-    w_small_ = arena_->reserve<float>(problem.w_count());
-    x_big_ = arena_->reserve<float>(problem.x_count());
-    x_small_ = arena_->reserve<float>(problem.x_count());
-    arena_->allocate("3xtf32");
+    a_ = arena_->reserve<float>(uint64_t(problem.m) * row_stride_);
+    b_ = arena_->reserve<float>(uint64_t(problem.n) * row_stride_);
+    arena_->allocate("3xtf32");  // zero-filled: the padding columns stay zero
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
-    launch_split_tf32(t.w, arena_->get(w_big_), arena_->get(w_small_), problem_.w_count(), stream);
+    launch_split_tf32_rows(t.w, problem_.n, problem_.k, arena_->get(b_), row_stride_,
+                           segment_stride_, kWSmallSegment, stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
-    float *xb = arena_->get(x_big_), *xs = arena_->get(x_small_);
-    const float *wb = arena_->get(w_big_), *ws = arena_->get(w_small_);
-    launch_split_tf32(t.x, xb, xs, problem_.x_count(), stream);
+    launch_split_tf32_rows(t.x, problem_.m, problem_.k, arena_->get(a_), row_stride_,
+                           segment_stride_, kXSmallSegment, stream);
     XwtGemm gemm;
-    gemm.m = problem_.m, gemm.n = problem_.n, gemm.k = problem_.k;
-    gemm.operand_row_stride = problem_.k;
+    gemm.m = problem_.m, gemm.n = problem_.n, gemm.k = row_stride_;
+    gemm.operand_row_stride = row_stride_;
     gemm.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
-    gemm_xwt(handle_->get(), gemm, xb, ws, t.y, stream);
-    gemm.beta = 1.0f;
-    gemm_xwt(handle_->get(), gemm, xs, wb, t.y, stream);
-    gemm_xwt(handle_->get(), gemm, xb, wb, t.y, stream);
+    gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), t.y, stream);
     launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
   }
 
   nlohmann::json describe() const override {
-    return {{"gemm",
-             "3 x cublasGemmEx CUBLAS_COMPUTE_32F_FAST_TF32 (xb*Ws, xs*Wb, xb*Wb; beta=1 sums)"},
+    return {{"gemm", "cublasGemmEx CUBLAS_COMPUTE_32F_FAST_TF32 over K' = 3K"},
+            {"layout", "A = [xb | xs | xb], B = [Ws | Wb | Wb]"},
             {"split", "big = round_to_tf32(v), small = round_to_tf32(v - big)"},
+            {"k_concatenated", row_stride_},
             {"epilogue_kernels", 1},
             {"tensor_core_passes", 3},
             {"device_workspace_bytes", arena_ ? arena_->bytes() : 0}};
@@ -63,9 +82,10 @@ class ThreeTf32Backend final : public Backend {
 
  private:
   Problem problem_;
+  int64_t segment_stride_ = 0, row_stride_ = 0;
   std::optional<CublasHandle> handle_;
   std::optional<DeviceArena> arena_;
-  DeviceArena::Part<float> w_big_, w_small_, x_big_, x_small_;
+  DeviceArena::Part<float> a_, b_;
 };
 
 }  // namespace

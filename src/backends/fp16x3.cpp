@@ -36,10 +36,6 @@ constexpr int64_t kColumnAlignment = 8;  // fp16 elements per 16 bytes
 constexpr int kXLoSegment = 1;  // A = [xh | xl | xh]
 constexpr int kWLoSegment = 0;  // B = [Wl | Wh | Wh]
 
-int64_t round_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
-
 class Fp16x3Backend final : public Backend {
  public:
   std::string_view name() const override { return "fp16x3"; }

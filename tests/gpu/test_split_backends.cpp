@@ -56,18 +56,29 @@ std::vector<float> random_rows(int64_t rows, int64_t cols, int binades, uint32_t
   return values;
 }
 
-TEST(SplitKernels, Tf32SplitMatchesHostBitForBit) {
+TEST(SplitKernels, Tf32RowSplitMatchesHostBitForBitAndLeavesPaddingAlone) {
   MISH_REQUIRE_GPU();
-  const std::vector<float> values = random_rows(37, 1001, 40, 11);
+  constexpr int64_t rows = 37, cols = 1001, segment = 1004, row_stride = 3 * segment + 8;
+  constexpr int lo_segment = 1;
+  const std::vector<float> values = random_rows(rows, cols, 40, 11);
   const DeviceBuffer<float> src = to_device(values);
-  DeviceBuffer<float> big(values.size()), small(values.size());
-  launch_split_tf32(src.get(), big.get(), small.get(), values.size(), nullptr);
+  DeviceBuffer<float> dst(rows * row_stride);
+  MISH_CUDA_CHECK(cudaMemset(dst.get(), 0x7b, dst.bytes()));
+  launch_split_tf32_rows(src.get(), rows, cols, dst.get(), row_stride, segment, lo_segment,
+                         nullptr);
   MISH_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> got_big = to_host(big), got_small = to_host(small);
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Tf32Split s = split_tf32(values[i]);
-    ASSERT_EQ(float_bits(got_big[i]), float_bits(s.hi)) << i;
-    ASSERT_EQ(float_bits(got_small[i]), float_bits(round_to_tf32(s.lo))) << i;
+  const std::vector<float> got = to_host(dst);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const Tf32Split s = split_tf32(values[r * cols + c]);
+      for (int seg = 0; seg < kSplitSegments; ++seg)
+        ASSERT_EQ(float_bits(got[r * row_stride + seg * segment + c]),
+                  float_bits(seg == lo_segment ? round_to_tf32(s.lo) : s.hi))
+            << "row " << r << " col " << c << " segment " << seg;
+    }
+    for (int64_t c = 0; c < row_stride; ++c)
+      if (c % segment >= cols || c >= 3 * segment)
+        ASSERT_EQ(float_bits(got[r * row_stride + c]), 0x7b7b7b7bu) << "padding written at " << c;
   }
 }
 

@@ -5,7 +5,7 @@
 # distributions, the fp16x3 chunk count, the M sweep, PyTorch on the same inputs), the
 # comparisons and the plots. Ends with a short table of the figures.
 #
-# Usage: scripts/gpu-check.sh [RESULTS_DIR]        (default: results)
+# Usage: [SKIP="PHASE ..."] scripts/gpu-check.sh [RESULTS_DIR]        (default: results)
 # Each phase has a time limit, and a failing phase does not stop the ones after it; the exit code
 # is 1 if any phase failed.
 set -uo pipefail
@@ -18,10 +18,14 @@ bench="$build/mishbench"
 failed=()
 
 # phase NAME SECONDS COMMAND...: runs COMMAND with a time limit and its own log, remembers a
-# failure; ALLOWED_RC=N in the environment makes exit code N count as expected.
+# failure; ALLOWED_RC=N in the environment makes exit code N count as expected. Phases whose name
+# starts with a word of $SKIP (e.g. SKIP="torch fp16x3-chunks") are skipped.
 phase() {
-  local name=$1 limit=$2 start=$SECONDS
+  local name=$1 limit=$2 start=$SECONDS word
   shift 2
+  for word in ${SKIP:-}; do
+    [[ $name == "$word"* ]] && { echo "phase $name: skipped"; return 0; }
+  done
   timeout "$limit" "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   echo "phase $name: rc=$rc ($((SECONDS - start)) s)"

@@ -1,5 +1,8 @@
-// The device Mish (launch_bias_mish without bias) agrees with the host build of the same mish()
-// within 2 ulp, once and twice applied, through both the float4 and the scalar kernel.
+// The device Mish (launch_bias_mish without bias) agrees with the host build of the same mish(),
+// once and twice applied, through both the float4 and the scalar kernel. The bound: expf is within
+// 2 ulp on the device (CUDA's documented maximum) and within 1 on the host, the formula passes that
+// relative error through almost unchanged, and three more correctly rounded operations follow:
+// 4 ulp per application, so 8 when a second Mish works on the first one's result.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,7 +46,7 @@ struct Case {
 
 class DeviceMish : public ::testing::TestWithParam<Case> {};
 
-TEST_P(DeviceMish, AgreesWithHostWithinTwoUlp) {
+TEST_P(DeviceMish, AgreesWithHostWithinFourUlpPerApplication) {
   MISH_REQUIRE_GPU();
   const auto [mish_count, one_row] = GetParam();
   const std::vector<float> x = sweep_inputs();
@@ -64,7 +67,7 @@ TEST_P(DeviceMish, AgreesWithHostWithinTwoUlp) {
     if (d > worst) worst = d, worst_at = i;
   }
   RecordProperty("worst_ulps", std::to_string(worst));
-  EXPECT_LE(worst, 2) << "x = " << x[worst_at] << ": device " << device[worst_at];
+  EXPECT_LE(worst, 4 * mish_count) << "x = " << x[worst_at] << ": device " << device[worst_at];
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, DeviceMish,

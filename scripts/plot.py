@@ -124,7 +124,7 @@ def plot_accuracy(results, title, out_dir, atol):
         else:
             clusters.append({"x": x, "y": error, "labels": [label_of(r)]})
     for cluster in clusters:
-        axes.annotate(", ".join(cluster["labels"]), (cluster["x"], cluster["y"]),
+        axes.annotate("\n".join(cluster["labels"]), (cluster["x"], cluster["y"]),
                       textcoords="offset points", xytext=(6, 4), fontsize=8)
     axes.axhline(atol, color="gray", linestyle="--", label=f"atol = {atol:g}")
     axes.set_xscale("log")

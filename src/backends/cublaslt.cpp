@@ -25,14 +25,7 @@ T algo_config(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAttribut
 
 class CublasLtBackend final : public Backend {
  public:
-  ~CublasLtBackend() override {
-    if (a_) cublasLtMatrixLayoutDestroy(a_);
-    if (b_) cublasLtMatrixLayoutDestroy(b_);
-    if (d_) cublasLtMatrixLayoutDestroy(d_);
-    if (desc_) cublasLtMatmulDescDestroy(desc_);
-    if (handle_) cublasLtDestroy(handle_);
-    if (workspace_) MISH_CUDA_CHECK_NOTHROW(cudaFree(workspace_));
-  }
+  ~CublasLtBackend() override { release(); }
 
   std::string_view name() const override { return "cublaslt"; }
   std::string_view summary() const override {
@@ -41,6 +34,7 @@ class CublasLtBackend final : public Backend {
   std::string_view math_mode() const override { return "fp32"; }
 
   void setup(const Problem& problem, const Tensors& t, cudaStream_t) override {
+    release();  // a run over several problems sets the backend up once per problem
     problem_ = problem;
     y_ = t.y;
     const uint64_t m = problem.m, n = problem.n, k = problem.k;
@@ -113,6 +107,19 @@ class CublasLtBackend final : public Backend {
 
   void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const {
     launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 2, stream);
+  }
+
+  void release() {
+    if (a_) cublasLtMatrixLayoutDestroy(a_);
+    if (b_) cublasLtMatrixLayoutDestroy(b_);
+    if (d_) cublasLtMatrixLayoutDestroy(d_);
+    if (desc_) cublasLtMatmulDescDestroy(desc_);
+    if (handle_) cublasLtDestroy(handle_);
+    if (workspace_) MISH_CUDA_CHECK_NOTHROW(cudaFree(workspace_));
+    a_ = b_ = d_ = nullptr;
+    desc_ = nullptr;
+    handle_ = nullptr;
+    workspace_ = nullptr;
   }
 
   Problem problem_;

@@ -88,4 +88,27 @@ class Backend {
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
 };
 
+// A backend whose forward pass is a library GEMM into y followed by elementwise kernels on y:
+// run() enqueues both, and stages() offers them apart for the stage breakdown.
+class GemmThenEpilogueBackend : public Backend {
+ public:
+  void run(const Tensors& t, cudaStream_t stream) override {
+    enqueue_gemm(t, stream);
+    enqueue_epilogue(t, stream);
+  }
+  std::vector<Stage> stages() const override {
+    return {{"gemm", StageKind::gemm, 0.0,
+             [this](const Tensors& t, cudaStream_t s) { enqueue_gemm(t, s); }},
+            {"epilogue", StageKind::epilogue, epilogue_bytes(problem_, epilogue_reads_bias()),
+             [this](const Tensors& t, cudaStream_t s) { enqueue_epilogue(t, s); }}};
+  }
+
+ protected:
+  virtual void enqueue_gemm(const Tensors& t, cudaStream_t stream) const = 0;
+  virtual void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const = 0;
+  virtual bool epilogue_reads_bias() const = 0;
+
+  Problem problem_;  // set by setup()
+};
+
 }  // namespace mish

@@ -39,7 +39,7 @@ constexpr Variant kTf32{"tf32",
                         Tail::fused, CUBLAS_COMPUTE_32F_FAST_TF32, "CUBLAS_COMPUTE_32F_FAST_TF32",
                         "tf32", Accuracy::reduced, 1};
 
-class CublasGemmBackend final : public Backend {
+class CublasGemmBackend final : public GemmThenEpilogueBackend {
  public:
   explicit CublasGemmBackend(const Variant& variant) : variant_(variant) {}
 
@@ -55,18 +55,6 @@ class CublasGemmBackend final : public Backend {
     MISH_CUBLAS_CHECK(cublasSetMathMode(handle_->get(), CUBLAS_DEFAULT_MATH));
   }
 
-  void run(const Tensors& t, cudaStream_t stream) override {
-    enqueue_gemm(t, stream);
-    enqueue_epilogue(t, stream);
-  }
-
-  std::vector<Stage> stages() const override {
-    return {{"gemm", StageKind::gemm, 0.0,
-             [this](const Tensors& t, cudaStream_t s) { enqueue_gemm(t, s); }},
-            {"epilogue", StageKind::epilogue, epilogue_bytes(problem_, true),
-             [this](const Tensors& t, cudaStream_t s) { enqueue_epilogue(t, s); }}};
-  }
-
   nlohmann::json describe() const override {
     return {{"gemm", fmt::format("cublasGemmEx {}, CUBLAS_DEFAULT_MATH", variant_.compute_name)},
             {"epilogue_kernels", variant_.tail == Tail::separate ? 3 : 1},
@@ -76,11 +64,13 @@ class CublasGemmBackend final : public Backend {
   }
 
  private:
-  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const {
+  bool epilogue_reads_bias() const override { return true; }
+
+  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const override {
     gemm_xwt(handle_->get(), problem_, t.x, t.w, t.y, stream, variant_.compute);
   }
 
-  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const {
+  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const override {
     if (variant_.tail == Tail::fused) {
       launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
     } else {
@@ -91,7 +81,6 @@ class CublasGemmBackend final : public Backend {
   }
 
   const Variant& variant_;
-  Problem problem_;
   const float* y_ = nullptr;
   std::optional<CublasHandle> handle_;
 };

@@ -23,7 +23,7 @@ T algo_config(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAttribut
   return value;
 }
 
-class CublasLtBackend final : public Backend {
+class CublasLtBackend final : public GemmThenEpilogueBackend {
  public:
   ~CublasLtBackend() override { release(); }
 
@@ -65,19 +65,6 @@ class CublasLtBackend final : public Backend {
     if (found == 0) throw std::runtime_error("cuBLASLt found no algorithm for this problem");
   }
 
-  void run(const Tensors& t, cudaStream_t stream) override {
-    enqueue_gemm(t, stream);
-    enqueue_epilogue(t, stream);
-  }
-
-  // The bias rides in the GEMM's epilogue, so the epilogue stage is only Mish + Mish.
-  std::vector<Stage> stages() const override {
-    return {{"gemm", StageKind::gemm, 0.0,
-             [this](const Tensors& t, cudaStream_t s) { enqueue_gemm(t, s); }},
-            {"epilogue", StageKind::epilogue, epilogue_bytes(problem_, false),
-             [this](const Tensors& t, cudaStream_t s) { enqueue_epilogue(t, s); }}};
-  }
-
   nlohmann::json describe() const override {
     const cublasLtMatmulAlgo_t& algo = heuristic_.algo;
     return {{"gemm", "cublasLtMatmul CUBLAS_COMPUTE_32F, epilogue BIAS"},
@@ -97,7 +84,10 @@ class CublasLtBackend final : public Backend {
   }
 
  private:
-  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const {
+  // The bias rides in the GEMM's epilogue, so the epilogue stage is only Mish + Mish.
+  bool epilogue_reads_bias() const override { return false; }
+
+  void enqueue_gemm(const Tensors& t, cudaStream_t stream) const override {
     MISH_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
                                                      &t.b, sizeof(t.b)));
     const float one = 1.0f, zero = 0.0f;
@@ -105,7 +95,7 @@ class CublasLtBackend final : public Backend {
                                      d_, &heuristic_.algo, workspace_, kWorkspaceBytes, stream));
   }
 
-  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const {
+  void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const override {
     launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 2, stream);
   }
 
@@ -122,7 +112,6 @@ class CublasLtBackend final : public Backend {
     workspace_ = nullptr;
   }
 
-  Problem problem_;
   const float* y_ = nullptr;
   cublasLtHandle_t handle_ = nullptr;
   cublasLtMatmulDesc_t desc_ = nullptr;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "../distribution_param_name.h"
 #include "problem/generator.h"
 
 namespace mish {
@@ -93,14 +94,7 @@ TEST_P(GeneratorPerDistribution, TensorsAreIndependentStreams) {
   EXPECT_LT(equal_nonzero, in.x.size() / 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDistributions, GeneratorPerDistribution,
-                         ::testing::Values(Distribution::kernelbench, Distribution::normal,
-                                           Distribution::normal_unit, Distribution::wide),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllDistributions, GeneratorPerDistribution, kAllDistributions, distribution_param_name);
 
 TEST(GeneratorDistribution, KernelbenchMatchesTorchRandAndLinearInit) {
   const Problem p = make_problem(Distribution::kernelbench, 64, 1024, 4096);

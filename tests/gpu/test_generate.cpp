@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../distribution_param_name.h"
 #include "common/device_buffer.h"
 #include "generate.cuh"
 #include "gpu_test_support.h"
@@ -45,14 +46,7 @@ TEST_P(DeviceGenerator, MatchesHostBitForBit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDistributions, DeviceGenerator,
-                         ::testing::Values(Distribution::kernelbench, Distribution::normal,
-                                           Distribution::normal_unit, Distribution::wide),
-                         [](const auto& info) {
-                           std::string name = to_string(info.param);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllDistributions, DeviceGenerator, kAllDistributions, distribution_param_name);
 
 }  // namespace
 }  // namespace mish

@@ -7,6 +7,7 @@
 
 #include "common/errors.h"
 #include "report/schema.h"
+#include "timing/statistics.h"
 
 namespace mish {
 namespace {
@@ -124,8 +125,8 @@ CompareOutcome compare_reports(const json& base, const json& fresh, const Compar
     row.correctness_regression = verified(row.base_status) && failed(row.new_status);
     const std::vector<double> base_samples = samples_of(b), new_samples = samples_of(r);
     if (!base_samples.empty() && !new_samples.empty()) {
-      row.base_ms = median_of(base_samples);
-      row.new_ms = median_of(new_samples);
+      row.base_ms = median(base_samples);
+      row.new_ms = median(new_samples);
       row.ratio = bootstrap_median_ratio(base_samples, new_samples);
       row.p_value = mann_whitney_p(base_samples, new_samples);
       row.verdict = decide(row.ratio, row.p_value, s);

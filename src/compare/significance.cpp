@@ -6,17 +6,9 @@
 #include <random>
 #include <stdexcept>
 
-namespace mish {
+#include "timing/statistics.h"
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("median of no values");
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + middle, values.end());
-  const double upper = values[middle];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + middle);
-  return 0.5 * (lower + upper);
-}
+namespace mish {
 
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t n1 = a.size(), n2 = b.size();
@@ -56,7 +48,7 @@ RatioInterval bootstrap_median_ratio(const std::vector<double>& a, const std::ve
                                      double confidence, int resamples, uint64_t seed) {
   if (a.empty() || b.empty()) throw std::invalid_argument("bootstrap needs samples on both sides");
   RatioInterval interval;
-  interval.ratio = median_of(b) / median_of(a);
+  interval.ratio = median(b) / median(a);
   std::mt19937_64 rng(seed);
   std::vector<double> ratios(static_cast<size_t>(resamples));
   std::vector<double> ra(a.size()), rb(b.size());
@@ -64,7 +56,7 @@ RatioInterval bootstrap_median_ratio(const std::vector<double>& a, const std::ve
   for (double& ratio : ratios) {
     for (double& v : ra) v = a[pick_a(rng)];
     for (double& v : rb) v = b[pick_b(rng)];
-    ratio = median_of(rb) / median_of(ra);
+    ratio = median(rb) / median(ra);
   }
   std::sort(ratios.begin(), ratios.end());
   const double tail = (1.0 - confidence) / 2.0;

@@ -22,6 +22,4 @@ RatioInterval bootstrap_median_ratio(const std::vector<double>& a, const std::ve
                                      double confidence = 0.95, int resamples = 2000,
                                      uint64_t seed = 1);
 
-double median_of(std::vector<double> values);
-
 }  // namespace mish

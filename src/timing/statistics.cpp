@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace mish {
 namespace {
@@ -55,13 +56,17 @@ MedianInterval median_confidence_interval(const std::vector<double>& sorted) {
   return {sorted[ranks.j - 1], sorted[n - ranks.j], ranks.coverage};
 }
 
-double median_absolute_deviation(const std::vector<double>& samples, double median) {
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return percentile(values, 0.5);
+}
+
+double median_absolute_deviation(const std::vector<double>& samples, double center) {
   if (samples.empty()) return 0.0;
   std::vector<double> deviations(samples.size());
   std::transform(samples.begin(), samples.end(), deviations.begin(),
-                 [median](double v) { return std::fabs(v - median); });
-  std::sort(deviations.begin(), deviations.end());
-  return percentile(deviations, 0.5);
+                 [center](double v) { return std::fabs(v - center); });
+  return median(std::move(deviations));
 }
 
 bool is_mad_outlier(double value, double median, double mad) {

@@ -23,6 +23,9 @@ struct TimingStats {
 // Linear interpolation between closest ranks (numpy's default), q in [0, 1]; `sorted` ascending.
 double percentile(const std::vector<double>& sorted, double q);
 
+// percentile(sorted values, 0.5) of unsorted values; throws std::invalid_argument when empty.
+double median(std::vector<double> values);
+
 // Distribution-free 95% confidence interval of the median from order statistics: with
 // B ~ Binomial(n, 1/2) the interval [x_(j), x_(n+1-j)] (1-based ranks of the sorted samples) covers
 // the true median with probability 1 - 2 P(B <= j - 1), whatever the distribution. We take the
@@ -47,7 +50,7 @@ MedianInterval median_confidence_interval(const std::vector<double>& sorted);
 constexpr double kMadToSigma = 1.4826;
 constexpr double kOutlierCutoff = 3.5;
 
-double median_absolute_deviation(const std::vector<double>& samples, double median);
+double median_absolute_deviation(const std::vector<double>& samples, double center);
 
 // Whether `value` is an outlier by |x - median| > 3.5 * 1.4826 * MAD. With MAD = 0 (more than half
 // the samples equal) the rule is undefined and nothing counts as an outlier.

@@ -6,6 +6,7 @@
 // leave fp32's exponent range.
 #include "cuda_check.cuh"
 #include "epilogue.cuh"
+#include "grid_stride.cuh"
 #include "mish.cuh"
 
 namespace mish {
@@ -61,11 +62,6 @@ __global__ void epilogue_scalar_kernel(float* y, Params p, int64_t count) {
   }
 }
 
-unsigned grid_for(int64_t items, int threads) {
-  const int64_t blocks = (items + threads - 1) / threads;
-  return static_cast<unsigned>(blocks < 65536 ? blocks : 65536);
-}
-
 bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
 
 }  // namespace
@@ -80,7 +76,7 @@ EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, int
   EpilogueLaunch launch;
   launch.block = kThreads;
   launch.vector_width = vectorizable ? 4 : 1;
-  launch.grid = grid_for(rows * cols / launch.vector_width, kThreads);
+  launch.grid = grid_stride_blocks(uint64_t(rows * cols / launch.vector_width), kThreads);
   return launch;
 }
 

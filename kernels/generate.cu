@@ -1,5 +1,6 @@
 #include "cuda_check.cuh"
 #include "generate.cuh"
+#include "grid_stride.cuh"
 
 namespace mish {
 namespace {
@@ -16,9 +17,7 @@ __global__ void generate_kernel(Distribution dist, uint64_t seed, Tensor tensor,
 void generate_on_device(Distribution dist, uint64_t seed, Tensor tensor, float* out, uint64_t count,
                         uint64_t row_length, float bound, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  const uint64_t blocks = (count + kThreads - 1) / kThreads;
-  const unsigned grid = static_cast<unsigned>(blocks < 65536 ? blocks : 65536);
-  generate_kernel<<<grid, kThreads, 0, stream>>>(dist, seed, tensor, out, count, row_length, bound);
+  generate_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(dist, seed, tensor, out, count, row_length, bound);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -6,6 +6,7 @@
 // that scales by 2^e (exact), splits into hi/lo and writes the three segments of the
 // concatenated-K operand in one go.
 #include "cuda_check.cuh"
+#include "grid_stride.cuh"
 #include "split.cuh"
 #include "split_precision.cuh"
 
@@ -13,11 +14,6 @@ namespace mish {
 namespace {
 
 constexpr int kThreads = 256;
-
-unsigned grid_for(uint64_t items) {
-  const uint64_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < 65536 ? blocks : 65536);
-}
 
 __global__ void split_tf32_rows_kernel(const float* src, int64_t cols, uint64_t count, float* dst,
                                        int64_t dst_row_stride, int64_t segment_stride,
@@ -74,14 +70,14 @@ void launch_split_tf32_rows(const float* src, int64_t rows, int64_t cols, float*
                             int64_t dst_row_stride, int64_t segment_stride, int lo_segment,
                             cudaStream_t stream) {
   const uint64_t count = uint64_t(rows) * uint64_t(cols);
-  split_tf32_rows_kernel<<<grid_for(count), kThreads, 0, stream>>>(
+  split_tf32_rows_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(
       src, cols, count, dst, dst_row_stride, segment_stride, lo_segment);
   MISH_CUDA_CHECK_LAUNCH();
 }
 
 void launch_round_to_bf16(const float* src, __nv_bfloat16* dst, uint64_t count,
                           cudaStream_t stream) {
-  round_to_bf16_kernel<<<grid_for(count), kThreads, 0, stream>>>(src, dst, count);
+  round_to_bf16_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(src, dst, count);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -21,6 +21,13 @@ Problem shape(int64_t m, int64_t n, int64_t k) {
   return p;
 }
 
+TEST(WgmmaBackend, PrepacksWeightsAndReportsItsPasses) {
+  const std::unique_ptr<Backend> wgmma = make_wgmma_backend();
+  EXPECT_TRUE(wgmma->prepacks_weights());
+  EXPECT_EQ(wgmma->expected_accuracy(), Accuracy::fp32);
+  EXPECT_EQ(wgmma->describe().at("tensor_core_passes"), 3);
+}
+
 TEST(WgmmaSupports, DeclinesWithoutADevice) {
   const Support s = make_wgmma_backend()->supports(Problem{}, nullptr);
   EXPECT_FALSE(s.ok);

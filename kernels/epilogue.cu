@@ -4,6 +4,8 @@
 // The partial sum and the power-of-two unscaling are done in fp32 before the bias, in the order
 // the partials are given; ldexpf keeps the unscaling exact even when the two exponents together
 // leave fp32's exponent range.
+#include <stdexcept>
+
 #include "cuda_check.cuh"
 #include "epilogue.cuh"
 #include "grid_stride.cuh"
@@ -20,45 +22,66 @@ struct Params {
   const int* col_exponent;
   const float* bias;
   int64_t cols;
-  int mish_count;
 };
 
+// The Mish count is a template argument so that the per-element work is straight-line code the
+// compiler can interleave across the elements of a vector.
+template <int kMishCount>
 __device__ __forceinline__ float finish_element(float v, const Params& p, int row_scale,
-                                                int64_t col) {
+                                                int64_t col, float bias) {
   if (p.row_exponent != nullptr) v = ldexpf(v, -(row_scale + p.col_exponent[col]));
-  if (p.bias != nullptr) v += p.bias[col];
-  for (int i = 0; i < p.mish_count; ++i) v = mish(v);
+  if (p.bias != nullptr) v += bias;
+#pragma unroll
+  for (int i = 0; i < kMishCount; ++i) v = mish(v);
   return v;
 }
 
+template <int kMishCount>
 __global__ void epilogue_vec4_kernel(float4* y, Params p, int64_t vectors) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   const float4* source = reinterpret_cast<const float4*>(p.source);
   const int64_t vector_stride = p.partial_stride / 4;
+  const int64_t vectors_per_row = p.cols / 4;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors; i += stride) {
     float4 v = source[i];
     for (int part = 1; part < p.partial_count; ++part) {
       const float4 more = source[i + part * vector_stride];
       v.x += more.x, v.y += more.y, v.z += more.z, v.w += more.w;
     }
-    // cols % 4 == 0, so the four elements share a row.
-    const int64_t col = (i * 4) % p.cols;
-    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[(i * 4) / p.cols] : 0;
-    v.x = finish_element(v.x, p, row_scale, col + 0);
-    v.y = finish_element(v.y, p, row_scale, col + 1);
-    v.z = finish_element(v.z, p, row_scale, col + 2);
-    v.w = finish_element(v.w, p, row_scale, col + 3);
+    // cols % 4 == 0, so the four elements share a row, and the bias is 16-byte aligned.
+    const int64_t col = (i % vectors_per_row) * 4;
+    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[i / vectors_per_row] : 0;
+    const float4 bias = p.bias != nullptr ? *reinterpret_cast<const float4*>(p.bias + col)
+                                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    v.x = finish_element<kMishCount>(v.x, p, row_scale, col + 0, bias.x);
+    v.y = finish_element<kMishCount>(v.y, p, row_scale, col + 1, bias.y);
+    v.z = finish_element<kMishCount>(v.z, p, row_scale, col + 2, bias.z);
+    v.w = finish_element<kMishCount>(v.w, p, row_scale, col + 3, bias.w);
     y[i] = v;
   }
 }
 
+template <int kMishCount>
 __global__ void epilogue_scalar_kernel(float* y, Params p, int64_t count) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     float v = p.source[i];
     for (int part = 1; part < p.partial_count; ++part) v += p.source[i + part * p.partial_stride];
+    const int64_t col = i % p.cols;
     const int row_scale = p.row_exponent != nullptr ? p.row_exponent[i / p.cols] : 0;
-    y[i] = finish_element(v, p, row_scale, i % p.cols);
+    const float bias = p.bias != nullptr ? p.bias[col] : 0.0f;
+    y[i] = finish_element<kMishCount>(v, p, row_scale, col, bias);
+  }
+}
+
+template <int kMishCount>
+void launch_for_count(float* y, const Params& p, const EpilogueLaunch& launch, int64_t count,
+                      cudaStream_t stream) {
+  if (launch.vector_width == 4) {
+    epilogue_vec4_kernel<kMishCount><<<launch.grid, launch.block, 0, stream>>>(
+        reinterpret_cast<float4*>(y), p, count / 4);
+  } else {
+    epilogue_scalar_kernel<kMishCount><<<launch.grid, launch.block, 0, stream>>>(y, p, count);
   }
 }
 
@@ -67,11 +90,11 @@ bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer
 }  // namespace
 
 // Vectorized when rows are whole float4s and every pointer read or written is 16-byte aligned.
-EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, int64_t rows,
-                               int64_t cols) {
+EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, const float* bias,
+                               int64_t rows, int64_t cols) {
   constexpr int kThreads = 256;
   const float* input = source.partials != nullptr ? source.partials : y;
-  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) &&
+  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) && aligned16(bias) &&
                             (source.partials == nullptr || source.partial_stride % 4 == 0);
   EpilogueLaunch launch;
   launch.block = kThreads;
@@ -82,21 +105,20 @@ EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, int
 
 void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, int64_t rows,
                      int64_t cols, int mish_count, cudaStream_t stream) {
-  const int64_t count = rows * cols;
   const Params p{source.partials != nullptr ? source.partials : y,
                  source.partials != nullptr ? source.partial_count : 1,
                  source.partial_stride,
                  source.row_exponent,
                  source.col_exponent,
                  bias,
-                 cols,
-                 mish_count};
-  const EpilogueLaunch launch = epilogue_launch(y, source, rows, cols);
-  if (launch.vector_width == 4) {
-    epilogue_vec4_kernel<<<launch.grid, launch.block, 0, stream>>>(reinterpret_cast<float4*>(y), p,
-                                                                   count / 4);
-  } else {
-    epilogue_scalar_kernel<<<launch.grid, launch.block, 0, stream>>>(y, p, count);
+                 cols};
+  const EpilogueLaunch launch = epilogue_launch(y, source, bias, rows, cols);
+  const int64_t count = rows * cols;
+  switch (mish_count) {
+    case 0: launch_for_count<0>(y, p, launch, count, stream); break;
+    case 1: launch_for_count<1>(y, p, launch, count, stream); break;
+    case 2: launch_for_count<2>(y, p, launch, count, stream); break;
+    default: throw std::invalid_argument("launch_epilogue: mish_count must be 0, 1 or 2");
   }
   MISH_CUDA_CHECK_LAUNCH();
 }

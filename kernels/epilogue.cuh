@@ -25,14 +25,14 @@ void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, 
                      int64_t cols, int mish_count, cudaStream_t stream);
 
 // The grid and block launch_epilogue uses: vector_width 4 (float4 loads and stores) when rows are
-// whole float4s and the pointers 16-byte aligned, else 1. Backends report it.
+// whole float4s and the pointers (y, partials, bias) 16-byte aligned, else 1. Backends report it.
 struct EpilogueLaunch {
   unsigned grid = 0;
   unsigned block = 0;
   int vector_width = 1;
 };
-EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, int64_t rows,
-                               int64_t cols);
+EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, const float* bias,
+                               int64_t rows, int64_t cols);
 
 // In place on y: the common case.
 void launch_bias_mish(float* y, const float* bias, int64_t rows, int64_t cols, int mish_count,

@@ -51,6 +51,7 @@ class CublasGemmBackend final : public GemmThenEpilogueBackend {
   void setup(const Problem& problem, const Tensors& t, cudaStream_t) override {
     problem_ = problem;
     y_ = t.y;
+    bias_ = t.b;
     handle_.emplace();
     MISH_CUBLAS_CHECK(cublasSetMathMode(handle_->get(), CUBLAS_DEFAULT_MATH));
   }
@@ -58,7 +59,7 @@ class CublasGemmBackend final : public GemmThenEpilogueBackend {
   nlohmann::json describe() const override {
     return {{"gemm", fmt::format("cublasGemmEx {}, CUBLAS_DEFAULT_MATH", variant_.compute_name)},
             {"epilogue_kernels", variant_.tail == Tail::separate ? 3 : 1},
-            {"epilogue_launch", describe_epilogue_launch(y_, problem_)},
+            {"epilogue_launch", describe_epilogue_launch(y_, bias_, problem_)},
             {"tensor_core_passes", variant_.tensor_core_passes},
             {"device_workspace_bytes", 0}};
   }
@@ -82,6 +83,7 @@ class CublasGemmBackend final : public GemmThenEpilogueBackend {
 
   const Variant& variant_;
   const float* y_ = nullptr;
+  const float* bias_ = nullptr;
   std::optional<CublasHandle> handle_;
 };
 

@@ -80,7 +80,7 @@ class CublasLtBackend final : public GemmThenEpilogueBackend {
               {"waves_count", heuristic_.wavesCount},
               {"workspace_bytes", heuristic_.workspaceSize}}},
             {"epilogue_kernels", 1},
-            {"epilogue_launch", describe_epilogue_launch(y_, problem_)}};
+            {"epilogue_launch", describe_epilogue_launch(y_, nullptr, problem_)}};
   }
 
  private:

@@ -7,8 +7,10 @@
 
 namespace mish {
 
-inline nlohmann::json describe_epilogue_launch(const float* y, const Problem& problem) {
-  const EpilogueLaunch launch = epilogue_launch(y, EpilogueSource{}, problem.m, problem.n);
+// `bias`: the pointer the epilogue reads (nullptr when the bias is applied elsewhere).
+inline nlohmann::json describe_epilogue_launch(const float* y, const float* bias,
+                                               const Problem& problem) {
+  const EpilogueLaunch launch = epilogue_launch(y, EpilogueSource{}, bias, problem.m, problem.n);
   return {{"grid", launch.grid}, {"block", launch.block}, {"vector_width", launch.vector_width}};
 }
 

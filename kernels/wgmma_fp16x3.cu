@@ -207,15 +207,26 @@ __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtens
 
 // Accumulator fragment of wgmma m64n128 (per thread, 64 floats): element 4j+q sits at
 // row (warp % 4) * 16 + lane / 4 + 8 * (q / 2), column 8j + 2 * (lane % 4) + q % 2.
-__device__ void store_tile(const float (&sum)[64], const WgmmaLayerOperands& p, int row_base,
-                           int n0) {
+// The epilogue of a tile is cut into kEpiloguePieces pieces of the j range, so that it can run
+// between the wgmma issues of the next tile's first promotion chunk (see consume).
+constexpr int kAccumulatorColumnGroups = 16;  // j = 0..15
+constexpr int kEpiloguePieces = kPromoteBlocks;
+constexpr int kGroupsPerPiece = kAccumulatorColumnGroups / kEpiloguePieces;
+static_assert(kAccumulatorColumnGroups % kEpiloguePieces == 0, "whole column groups per piece");
+
+// Unscale, bias, Mish twice and store piece `piece` of a consumer's 64 x 128 tile of sums.
+// `piece` must be a compile-time constant after unrolling: it indexes the register array.
+__device__ __forceinline__ void store_tile_piece(const float (&sum)[64],
+                                                 const WgmmaLayerOperands& p, int row_base,
+                                                 int n0, int piece) {
   const int lane = threadIdx.x % 32;
   const int row0 = row_base + (threadIdx.x / 32 % 4) * 16 + lane / 4;
   const int row1 = row0 + 8;
   const float row_unscale0 = p.x_unscale[row0];
   const float row_unscale1 = p.x_unscale[row1];
 #pragma unroll
-  for (int j = 0; j < 16; ++j) {
+  for (int g = 0; g < kGroupsPerPiece; ++g) {
+    const int j = piece * kGroupsPerPiece + g;
     const int col = n0 + 8 * j + 2 * (lane % 4);
     const float2 col_unscale = *reinterpret_cast<const float2*>(p.w_unscale + col);
     const float2 bias = *reinterpret_cast<const float2*>(p.bias + col);
@@ -229,51 +240,99 @@ __device__ void store_tile(const float (&sum)[64], const WgmmaLayerOperands& p, 
   }
 }
 
+// A consumer warpgroup's walk through the shared-memory ring: which k block (step) comes next and
+// which stage the wgmma group still in flight reads.
+struct ConsumerRing {
+  uint32_t step = 0;
+  int held_stage = -1;
+
+  // Waits for the next k block and issues its 3 x 4 wgmmas as one group (not waited for).
+  // `first_of_chunk`: the first product overwrites the accumulators (scale-d = 0).
+  __device__ __forceinline__ void issue_k_block(SharedStorage& s, float (&acc)[64], int row_offset,
+                                                bool first_of_chunk) {
+    const int stage = step % kStages;
+    mbarrier_wait(&s.full[stage], (step / kStages) & 1);
+    const StageTiles& in = s.stages[stage];
+    const uint64_t x_hi = smem_descriptor(in.x_hi + row_offset * kBlockK);
+    const uint64_t x_lo = smem_descriptor(in.x_lo + row_offset * kBlockK);
+    const uint64_t w_hi = smem_descriptor(in.w_hi);
+    const uint64_t w_lo = smem_descriptor(in.w_lo);
+    wgmma_fence();
+#pragma unroll
+    for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
+      const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
+      wgmma_m64n128k16(acc, x_hi + k_offset, w_hi + k_offset, !first_of_chunk || k16 > 0);
+      wgmma_m64n128k16(acc, x_hi + k_offset, w_lo + k_offset, 1u);
+      wgmma_m64n128k16(acc, x_lo + k_offset, w_hi + k_offset, 1u);
+    }
+    wgmma_commit();
+  }
+
+  // Once the group before the one just issued has completed, hands its stage back to the producer.
+  __device__ __forceinline__ void release_previous(SharedStorage& s) {
+    wgmma_wait<1>();
+    __syncwarp();
+    if (threadIdx.x % 32 == 0 && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
+    held_stage = step % kStages;
+    ++step;
+  }
+
+  // Waits for every issued group (the accumulators are final) and releases the last stage.
+  __device__ __forceinline__ void drain(SharedStorage& s, float (&acc)[64]) {
+    wgmma_wait<0>();
+    pin_accumulators(acc);
+    __syncwarp();
+    if (threadIdx.x % 32 == 0 && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
+    held_stage = -1;
+  }
+};
+
+// Each tile: K in chunks of kPromoteBlocks k blocks, each accumulated from zero by the tensor cores
+// and then added into `sum` in fp32. The finished tile's epilogue does not stall the tensor cores:
+// it runs piece by piece during the next tile's first chunk, each piece right after a k block's
+// wgmma group is issued, while that group executes. `sum` still holds the finished tile until
+// that chunk is promoted, which therefore assigns instead of adding. The CTA's last tile is stored
+// after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
   float acc[64];  // the tensor-core accumulators of the current K chunk
-  float sum[64];  // promoted fp32 partial sums of the tile
+  float sum[64];  // promoted fp32 sums of the tile (until the next tile's first promotion: the
+                  // finished tile, being stored)
   const int row_offset = consumer * kRowsPerConsumer;
-  const bool warp_leader = threadIdx.x % 32 == 0;
-  uint32_t step = 0;
+  ConsumerRing ring;
+  bool finished_tile = false;
+  TileCoords finished{};
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoords t = tile_coords(tile, m_tiles);
+    // First chunk, with the finished tile's epilogue in its gaps.
 #pragma unroll
-    for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
-    for (int chunk = 0; chunk < k_blocks; chunk += kPromoteBlocks) {
+    for (int kb = 0; kb < kPromoteBlocks; ++kb) {
+      const bool has_block = kb < k_blocks;
+      if (has_block) ring.issue_k_block(s, acc, row_offset, kb == 0);
+      if (finished_tile) store_tile_piece(sum, p, finished.m0 + row_offset, finished.n0, kb);
+      if (has_block) ring.release_previous(s);
+    }
+    ring.drain(s, acc);
+#pragma unroll
+    for (int i = 0; i < 64; ++i) sum[i] = acc[i];
+    // The other chunks.
+    for (int chunk = kPromoteBlocks; chunk < k_blocks; chunk += kPromoteBlocks) {
       const int chunk_blocks = min(kPromoteBlocks, k_blocks - chunk);
-      int held_stage = -1;  // stage read by the wgmma group still in flight
-      for (int kb = 0; kb < chunk_blocks; ++kb, ++step) {
-        const int stage = step % kStages;
-        mbarrier_wait(&s.full[stage], (step / kStages) & 1);
-        const StageTiles& in = s.stages[stage];
-        const uint64_t x_hi = smem_descriptor(in.x_hi + row_offset * kBlockK);
-        const uint64_t x_lo = smem_descriptor(in.x_lo + row_offset * kBlockK);
-        const uint64_t w_hi = smem_descriptor(in.w_hi);
-        const uint64_t w_lo = smem_descriptor(in.w_lo);
-        wgmma_fence();
-#pragma unroll
-        for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
-          const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
-          // The chunk's first product overwrites the accumulators (scale-d = 0).
-          wgmma_m64n128k16(acc, x_hi + k_offset, w_hi + k_offset, kb > 0 || k16 > 0);
-          wgmma_m64n128k16(acc, x_hi + k_offset, w_lo + k_offset, 1u);
-          wgmma_m64n128k16(acc, x_lo + k_offset, w_hi + k_offset, 1u);
-        }
-        wgmma_commit();
-        wgmma_wait<1>();  // the previous group is done: its stage can be refilled
-        __syncwarp();
-        if (warp_leader && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
-        held_stage = stage;
+      for (int kb = 0; kb < chunk_blocks; ++kb) {
+        ring.issue_k_block(s, acc, row_offset, kb == 0);
+        ring.release_previous(s);
       }
-      wgmma_wait<0>();
-      pin_accumulators(acc);
-      __syncwarp();
-      if (warp_leader) mbarrier_arrive(&s.empty[held_stage]);
+      ring.drain(s, acc);
 #pragma unroll
       for (int i = 0; i < 64; ++i) sum[i] += acc[i];
     }
-    store_tile(sum, p, t.m0 + row_offset, t.n0);
+    finished_tile = true;
+    finished = t;
+  }
+  if (finished_tile) {
+#pragma unroll
+    for (int piece = 0; piece < kEpiloguePieces; ++piece)
+      store_tile_piece(sum, p, finished.m0 + row_offset, finished.n0, piece);
   }
 }
 

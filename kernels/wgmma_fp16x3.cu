@@ -25,6 +25,8 @@
 //     released as soon as the group that read it has completed.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
+// It runs in pieces between the wgmma groups of the next tile's first chunk, so the tensor cores
+// do not wait for it (see consume).
 //
 // Shapes: m, n multiples of 128 and k a multiple of 64 (the backend declines other shapes).
 #include <cudaTypedefs.h>

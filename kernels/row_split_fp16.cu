@@ -1,6 +1,7 @@
 // One block per row: a max-|v| reduction over the row, then a second pass that scales, splits and
 // writes hi and lo. Memory-bound: the row is read once (it waits in registers between the passes,
-// up to k = 8192) and written once as hi + lo, with 16-byte loads and 8-byte stores.
+// up to k = 8192 in the vectorized form) and written once as hi + lo. Rows whose length is a
+// multiple of 4 go four elements at a time (16-byte loads, 8-byte stores); others one at a time.
 #include "cuda_check.cuh"
 #include "row_split_fp16.cuh"
 #include "split_precision.cuh"
@@ -9,14 +10,51 @@ namespace mish {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kCachedVectors = 8;  // float4 per thread held in registers
+constexpr int kCachedGroups = 8;  // groups of kWidth elements per thread held in registers
 
 struct alignas(8) Half4 {
   __half2 first, second;
 };
 
-__device__ __forceinline__ float max_abs4(float4 v) {
-  return fmaxf(fmaxf(fabsf(v.x), fabsf(v.y)), fmaxf(fabsf(v.z), fabsf(v.w)));
+template <int kWidth>
+struct Group {
+  float v[kWidth];
+};
+
+template <int kWidth>
+__device__ __forceinline__ Group<kWidth> load_group(const float* p) {
+  if constexpr (kWidth == 4) {
+    const float4 f = *reinterpret_cast<const float4*>(p);
+    return {{f.x, f.y, f.z, f.w}};
+  } else {
+    return {{*p}};
+  }
+}
+
+template <int kWidth>
+__device__ __forceinline__ float max_abs(const Group<kWidth>& g) {
+  float m = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kWidth; ++i) m = fmaxf(m, fabsf(g.v[i]));
+  return m;
+}
+
+// Writes the scaled hi/lo split of one group (kWidth consecutive elements).
+template <int kWidth>
+__device__ __forceinline__ void write_split(const Group<kWidth>& g, float scale, __half* hi,
+                                            __half* lo) {
+  HalfSplit s[kWidth];
+#pragma unroll
+  for (int i = 0; i < kWidth; ++i) s[i] = split_fp16(g.v[i] * scale);
+  if constexpr (kWidth == 4) {
+    *reinterpret_cast<Half4*>(hi) = {__halves2half2(s[0].hi, s[1].hi),
+                                     __halves2half2(s[2].hi, s[3].hi)};
+    *reinterpret_cast<Half4*>(lo) = {__halves2half2(s[0].lo, s[1].lo),
+                                     __halves2half2(s[2].lo, s[3].lo)};
+  } else {
+    *hi = s[0].hi;
+    *lo = s[0].lo;
+  }
 }
 
 __device__ float block_max(float v) {
@@ -30,56 +68,58 @@ __device__ float block_max(float v) {
   return v;
 }
 
-// Writes the scaled hi/lo split of one float4 (four consecutive elements).
-__device__ __forceinline__ void write_split(const float4 v, float scale, Half4* hi, Half4* lo) {
-  const HalfSplit a = split_fp16(v.x * scale), b = split_fp16(v.y * scale);
-  const HalfSplit c = split_fp16(v.z * scale), d = split_fp16(v.w * scale);
-  *hi = {__halves2half2(a.hi, b.hi), __halves2half2(c.hi, d.hi)};
-  *lo = {__halves2half2(a.lo, b.lo), __halves2half2(c.lo, d.lo)};
-}
-
-__global__ void __launch_bounds__(kThreads) row_split_fp16_kernel(const float4* src, int64_t rows,
-                                                                  int64_t vectors_per_row,
-                                                                  Half4* split, float* unscale) {
+template <int kWidth>
+__global__ void __launch_bounds__(kThreads)
+    row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, __half* split,
+                          int64_t split_row_stride, float* unscale) {
   const int64_t row = blockIdx.x;
-  const float4* in = src + row * vectors_per_row;
-  // The first kCachedVectors * kThreads vectors of the row (all of it up to k = 8192) stay in
-  // registers between the max pass and the split pass; longer rows read their tail twice.
-  float4 cached[kCachedVectors];
-  float max_abs = 0.0f;
+  const float* in = src + row * cols;
+  const int64_t groups = cols / kWidth;
+  // The first kCachedGroups * kThreads groups of the row stay in registers between the max pass
+  // and the split pass; longer rows read their tail twice.
+  Group<kWidth> cached[kCachedGroups];
+  float row_max = 0.0f;
 #pragma unroll
-  for (int j = 0; j < kCachedVectors; ++j) {
-    const int64_t i = threadIdx.x + int64_t(j) * kThreads;
-    cached[j] = i < vectors_per_row ? in[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    max_abs = fmaxf(max_abs, max_abs4(cached[j]));
+  for (int j = 0; j < kCachedGroups; ++j) {
+    const int64_t g = threadIdx.x + int64_t(j) * kThreads;
+    cached[j] = g < groups ? load_group<kWidth>(in + g * kWidth) : Group<kWidth>{};
+    row_max = fmaxf(row_max, max_abs(cached[j]));
   }
-  for (int64_t i = threadIdx.x + int64_t(kCachedVectors) * kThreads; i < vectors_per_row;
-       i += kThreads)
-    max_abs = fmaxf(max_abs, max_abs4(in[i]));
-  const int e = fp16_row_scale_exponent(block_max(max_abs));
+  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kThreads; g < groups; g += kThreads)
+    row_max = fmaxf(row_max, max_abs(load_group<kWidth>(in + g * kWidth)));
+  const int e = fp16_row_scale_exponent(block_max(row_max));
   const float scale = ldexpf(1.0f, e);  // |e| <= 120: exact, normal
   if (threadIdx.x == 0) unscale[row] = ldexpf(1.0f, -e);
 
-  // Each float4 becomes four fp16 of hi and four of lo, one 8-byte store each.
-  Half4* hi = split + row * vectors_per_row;
-  Half4* lo = split + (rows + row) * vectors_per_row;
+  __half* hi = split + row * split_row_stride;
+  __half* lo = split + (rows + row) * split_row_stride;
 #pragma unroll
-  for (int j = 0; j < kCachedVectors; ++j) {
-    const int64_t i = threadIdx.x + int64_t(j) * kThreads;
-    if (i < vectors_per_row) write_split(cached[j], scale, hi + i, lo + i);
+  for (int j = 0; j < kCachedGroups; ++j) {
+    const int64_t g = threadIdx.x + int64_t(j) * kThreads;
+    if (g < groups) write_split(cached[j], scale, hi + g * kWidth, lo + g * kWidth);
   }
-  for (int64_t i = threadIdx.x + int64_t(kCachedVectors) * kThreads; i < vectors_per_row;
-       i += kThreads)
-    write_split(in[i], scale, hi + i, lo + i);
+  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kThreads; g < groups; g += kThreads)
+    write_split(load_group<kWidth>(in + g * kWidth), scale, hi + g * kWidth, lo + g * kWidth);
+}
+
+bool aligned(const void* pointer, uintptr_t bytes) {
+  return reinterpret_cast<uintptr_t>(pointer) % bytes == 0;
 }
 
 }  // namespace
 
 void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, __half* split,
-                           float* unscale, cudaStream_t stream) {
-  row_split_fp16_kernel<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(
-      reinterpret_cast<const float4*>(src), rows, cols / 4, reinterpret_cast<Half4*>(split),
-      unscale);
+                           int64_t split_row_stride, float* unscale, cudaStream_t stream) {
+  const bool vectorized =
+      cols % 4 == 0 && split_row_stride % 4 == 0 && aligned(src, 16) && aligned(split, 8);
+  const unsigned blocks = static_cast<unsigned>(rows);
+  if (vectorized) {
+    row_split_fp16_kernel<4>
+        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, split, split_row_stride, unscale);
+  } else {
+    row_split_fp16_kernel<1>
+        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, split, split_row_stride, unscale);
+  }
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -28,7 +28,8 @@
 // It runs in pieces between the wgmma groups of the next tile's first chunk, so the tensor cores
 // do not wait for it (see consume).
 //
-// Shapes: m, n multiples of 128 and k a multiple of 64 (the backend declines other shapes).
+// Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
+// tensor maps know the true extents), and the epilogue stores only the rows and columns inside y.
 #include <cudaTypedefs.h>
 
 #include <stdexcept>
@@ -113,13 +114,14 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
   } while (done == 0);
 }
 
-// Loads the box at (column c0, row c1) of `map` into `dst`; completion counts bytes on `bar`.
+// Loads the box at (column k0, row, part) of a split-operand map (hi part 0, lo part 1) into
+// `dst`; completion counts the box's bytes on `bar`, out-of-bounds elements included (as zeros).
 __device__ __forceinline__ void tma_load_tile(void* dst, const CUtensorMap* map, uint64_t* bar,
-                                              int c0, int c1) {
+                                              int k0, int row, int part) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_address(dst)),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_address(bar)), "r"(c0), "r"(c1)
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(smem_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_address(bar)), "r"(k0), "r"(row), "r"(part)
       : "memory");
 }
 
@@ -188,7 +190,7 @@ __device__ __forceinline__ TileCoords tile_coords(int tile, int m_tiles) {
 }
 
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
-                        int m, int n, int tiles, int m_tiles, int k_blocks) {
+                        int tiles, int m_tiles, int k_blocks) {
   uint32_t step = 0;  // k blocks issued so far, over all tiles of this CTA
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoords t = tile_coords(tile, m_tiles);
@@ -199,10 +201,10 @@ __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtens
       uint64_t* full = &s.full[stage];
       mbarrier_arrive_expect_tx(full, kStageBytes);
       const int k0 = kb * kBlockK;
-      tma_load_tile(dst.x_hi, x_map, full, k0, t.m0);
-      tma_load_tile(dst.x_lo, x_map, full, k0, m + t.m0);
-      tma_load_tile(dst.w_hi, w_map, full, k0, t.n0);
-      tma_load_tile(dst.w_lo, w_map, full, k0, n + t.n0);
+      tma_load_tile(dst.x_hi, x_map, full, k0, t.m0, 0);
+      tma_load_tile(dst.x_lo, x_map, full, k0, t.m0, 1);
+      tma_load_tile(dst.w_hi, w_map, full, k0, t.n0, 0);
+      tma_load_tile(dst.w_lo, w_map, full, k0, t.n0, 1);
     }
   }
 }
@@ -216,6 +218,17 @@ constexpr int kEpiloguePieces = kPromoteBlocks;
 constexpr int kGroupsPerPiece = kAccumulatorColumnGroups / kEpiloguePieces;
 static_assert(kAccumulatorColumnGroups % kEpiloguePieces == 0, "whole column groups per piece");
 
+// Stores v.x at row[col] and v.y at row[col + 1], each only inside the row (n columns); one 8-byte
+// store when both are inside and the pair is 8-byte aligned (n even, col even).
+__device__ __forceinline__ void store_pair(float* row, int col, int n, float2 v) {
+  if (col + 1 < n && n % 2 == 0) {
+    *reinterpret_cast<float2*>(row + col) = v;
+  } else {
+    if (col < n) row[col] = v.x;
+    if (col + 1 < n) row[col + 1] = v.y;
+  }
+}
+
 // Unscale, bias, Mish twice and store piece `piece` of a consumer's 64 x 128 tile of sums.
 // `piece` must be a compile-time constant after unrolling: it indexes the register array.
 __device__ __forceinline__ void store_tile_piece(const float (&sum)[64],
@@ -224,21 +237,26 @@ __device__ __forceinline__ void store_tile_piece(const float (&sum)[64],
   const int lane = threadIdx.x % 32;
   const int row0 = row_base + (threadIdx.x / 32 % 4) * 16 + lane / 4;
   const int row1 = row0 + 8;
-  const float row_unscale0 = p.x_unscale[row0];
-  const float row_unscale1 = p.x_unscale[row1];
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+  // Rows and columns past y's edges hold zeros from the zero-filled loads; they are not stored.
+  const float row_unscale0 = row0 < m ? p.x_unscale[row0] : 0.0f;
+  const float row_unscale1 = row1 < m ? p.x_unscale[row1] : 0.0f;
 #pragma unroll
   for (int g = 0; g < kGroupsPerPiece; ++g) {
     const int j = piece * kGroupsPerPiece + g;
-    const int col = n0 + 8 * j + 2 * (lane % 4);
-    const float2 col_unscale = *reinterpret_cast<const float2*>(p.w_unscale + col);
-    const float2 bias = *reinterpret_cast<const float2*>(p.bias + col);
+    const int col = n0 + 8 * j + 2 * (lane % 4);  // even; col + 1 < n whenever col < n and n even
+    const bool pair = col + 1 < n;
+    const float2 col_unscale = pair ? *reinterpret_cast<const float2*>(p.w_unscale + col)
+                                    : make_float2(col < n ? p.w_unscale[col] : 0.0f, 0.0f);
+    const float2 bias = pair ? *reinterpret_cast<const float2*>(p.bias + col)
+                             : make_float2(col < n ? p.bias[col] : 0.0f, 0.0f);
     float2 out0, out1;
     out0.x = mish(mish(sum[4 * j + 0] * row_unscale0 * col_unscale.x + bias.x));
     out0.y = mish(mish(sum[4 * j + 1] * row_unscale0 * col_unscale.y + bias.y));
     out1.x = mish(mish(sum[4 * j + 2] * row_unscale1 * col_unscale.x + bias.x));
     out1.y = mish(mish(sum[4 * j + 3] * row_unscale1 * col_unscale.y + bias.y));
-    *reinterpret_cast<float2*>(p.y + int64_t(row0) * p.n + col) = out0;
-    *reinterpret_cast<float2*>(p.y + int64_t(row1) * p.n + col) = out1;
+    if (row0 < m) store_pair(p.y + int64_t(row0) * n, col, n, out0);
+    if (row1 < m) store_pair(p.y + int64_t(row1) * n, col, n, out1);
   }
 }
 
@@ -348,10 +366,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char shared_raw[];
   const uintptr_t aligned = (reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t(1023);
   SharedStorage& s = *reinterpret_cast<SharedStorage*>(aligned);
-  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
-  const int m_tiles = m / kTileM;
-  const int tiles = m_tiles * (n / kTileN);
-  const int k_blocks = static_cast<int>(p.k / kBlockK);
+  const int m_tiles = static_cast<int>((p.m + kTileM - 1) / kTileM);
+  const int tiles = m_tiles * static_cast<int>((p.n + kTileN - 1) / kTileN);
+  const int k_blocks = static_cast<int>((p.k + kBlockK - 1) / kBlockK);
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
@@ -367,7 +384,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-    if (threadIdx.x == 0) produce(s, &x_map, &w_map, m, n, tiles, m_tiles, k_blocks);
+    if (threadIdx.x == 0) produce(s, &x_map, &w_map, tiles, m_tiles, k_blocks);
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     consume(s, p, warpgroup - 1, tiles, m_tiles, k_blocks);
@@ -388,16 +405,20 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encode;
 }
 
-// A split operand [2 * rows, k] fp16 seen as [128 x 64] boxes, 128-byte swizzled for wgmma.
-CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k) {
+// A split operand (hi rows, then lo rows, split_row_stride apart) seen as a [2][rows][k] fp16
+// tensor in [1 x 128 x 64] boxes, 128-byte swizzled for wgmma; boxes reaching past rows or k
+// come with zeros there.
+CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k,
+                              int64_t split_row_stride) {
   CUtensorMap map;
-  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(2 * rows)};
-  const cuuint64_t row_stride_bytes[1] = {cuuint64_t(k) * sizeof(__half)};
-  const cuuint32_t box[2] = {kBlockK, kTileM};
-  const cuuint32_t element_strides[2] = {1, 1};
+  const cuuint64_t dims[3] = {cuuint64_t(k), cuuint64_t(rows), 2};
+  const cuuint64_t strides_bytes[2] = {cuuint64_t(split_row_stride) * sizeof(__half),
+                                       cuuint64_t(rows * split_row_stride) * sizeof(__half)};
+  const cuuint32_t box[3] = {kBlockK, kTileM, 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult result = tensor_map_encoder()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(split), dims,
-      row_stride_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, const_cast<__half*>(split), dims,
+      strides_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
@@ -423,13 +444,16 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
+int64_t wgmma_split_row_stride(int64_t k) { return (k + 7) / 8 * 8; }
+
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
-  if (p.m % kTileM != 0 || p.n % kTileN != 0 || p.k % kBlockK != 0)
-    throw std::invalid_argument("wgmma layer: m, n must be multiples of 128 and k of 64");
+  if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");
   MISH_CUDA_CHECK(cudaFuncSetAttribute(wgmma_fp16x3_layer_kernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kSharedBytes)));
-  return {split_operand_map(p.x_split, p.m, p.k), split_operand_map(p.w_split, p.n, p.k)};
+  const int64_t stride = wgmma_split_row_stride(p.k);
+  return {split_operand_map(p.x_split, p.m, p.k, stride),
+          split_operand_map(p.w_split, p.n, p.k, stride)};
 }
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,

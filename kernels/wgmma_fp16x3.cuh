@@ -1,7 +1,7 @@
 // The fused Hopper layer: y = mish(mish(x * W^T + b)) in one sm_90a kernel on fp16 tensor cores
 // with fp16x3 split precision (see wgmma_fp16x3.cu for the design and the accuracy argument).
 // Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh): hi rows then lo rows,
-// [2 * rows, k] fp16, and a per-row 2^-e unscale factor.
+// wgmma_split_row_stride(k) fp16 apart, and a per-row 2^-e unscale factor.
 #pragma once
 #include <cuda.h>  // CUtensorMap (a plain struct; the driver library itself is not linked)
 #include <cuda_fp16.h>
@@ -19,10 +19,13 @@ constexpr int kWgmmaStages = 3;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K.
 constexpr int kWgmmaPromoteK = 256;
 
+// The row stride (in fp16) of the split operands: k rounded up to 8, the 16 bytes TMA needs.
+int64_t wgmma_split_row_stride(int64_t k);
+
 struct WgmmaLayerOperands {
-  const __half* x_split = nullptr;    // [2m, k]: x hi rows, then x lo rows
+  const __half* x_split = nullptr;    // [2m, stride]: x hi rows, then x lo rows
   const float* x_unscale = nullptr;   // [m]
-  const __half* w_split = nullptr;    // [2n, k]: W hi rows, then W lo rows
+  const __half* w_split = nullptr;    // [2n, stride]: W hi rows, then W lo rows
   const float* w_unscale = nullptr;   // [n]
   const float* bias = nullptr;        // [n]
   float* y = nullptr;                 // [m, n]
@@ -40,7 +43,7 @@ struct WgmmaTensorMaps {
 bool wgmma_kernel_available();
 
 // Encodes the tensor maps (through the driver entry point, so libcuda is not linked) and raises
-// the kernel's shared-memory limit. Needs m, n multiples of the tile and k of kWgmmaBlockK.
+// the kernel's shared-memory limit. Any m, n, k >= 1.
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& operands);
 
 // The main kernel: a persistent grid of `ctas` blocks (one per SM) over all output tiles.

@@ -14,10 +14,12 @@
 namespace mish {
 namespace {
 
-// The kernel addresses rows of the [2 * rows, k] split operands and numbers its output tiles
+// The kernel addresses rows and columns of the split operands and numbers its output tiles
 // with 32-bit integers.
 constexpr int64_t kMaxRows = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
+
+int64_t tile_count(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
 
 class WgmmaBackend final : public Backend {
  public:
@@ -34,15 +36,9 @@ class WgmmaBackend final : public Backend {
     if (device->cc_major != 9 || device->cc_minor != 0)
       return {false, fmt::format("needs compute capability 9.0 (Hopper, sm_90a); {} is {}",
                                  device->name, device->compute_capability())};
-    if (p.m % kWgmmaTileM != 0 || p.n % kWgmmaTileN != 0)
-      return {false, fmt::format("m and n must be multiples of the {}x{} output tile (m={}, n={})",
-                                 kWgmmaTileM, kWgmmaTileN, p.m, p.n)};
-    if (p.k % kWgmmaBlockK != 0)
-      return {false, fmt::format("k must be a multiple of the {}-wide k block (k={})",
-                                 kWgmmaBlockK, p.k)};
-    if (p.m >= kMaxRows || p.n >= kMaxRows ||
-        (p.m / kWgmmaTileM) * (p.n / kWgmmaTileN) > kMaxTiles)
-      return {false, fmt::format("m and n must be below {} and give at most {} output tiles",
+    if (p.m >= kMaxRows || p.n >= kMaxRows || p.k >= kMaxRows ||
+        tile_count(p.m, kWgmmaTileM) * tile_count(p.n, kWgmmaTileN) > kMaxTiles)
+      return {false, fmt::format("m, n and k must be below {} and give at most {} output tiles",
                                  kMaxRows, kMaxTiles)};
     if (!wgmma_kernel_available())
       return {false, "this build holds no sm_90a code; configure with "
@@ -52,9 +48,10 @@ class WgmmaBackend final : public Backend {
 
   void setup(const Problem& p, const Tensors&, cudaStream_t) override {
     problem_ = p;
-    x_split_ = DeviceBuffer<__half>(2 * p.x_count());
+    split_row_stride_ = wgmma_split_row_stride(p.k);
+    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * split_row_stride_));
     x_unscale_ = DeviceBuffer<float>(p.m);
-    w_split_ = DeviceBuffer<__half>(2 * p.w_count());
+    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * split_row_stride_));
     w_unscale_ = DeviceBuffer<float>(p.n);
     operands_.x_split = x_split_.get();
     operands_.x_unscale = x_unscale_.get();
@@ -67,16 +64,18 @@ class WgmmaBackend final : public Backend {
     int device = 0, sms = 0;
     MISH_CUDA_CHECK(cudaGetDevice(&device));
     MISH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int64_t tiles = (p.m / kWgmmaTileM) * (p.n / kWgmmaTileN);
+    const int64_t tiles = tile_count(p.m, kWgmmaTileM) * tile_count(p.n, kWgmmaTileN);
     ctas_ = static_cast<int>(std::min<int64_t>(sms, tiles));
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.w, problem_.n, problem_.k, w_split_.get(), w_unscale_.get(), stream);
+    launch_row_split_fp16(t.w, problem_.n, problem_.k, w_split_.get(), split_row_stride_,
+                          w_unscale_.get(), stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.x, problem_.m, problem_.k, x_split_.get(), x_unscale_.get(), stream);
+    launch_row_split_fp16(t.x, problem_.m, problem_.k, x_split_.get(), split_row_stride_,
+                          x_unscale_.get(), stream);
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
@@ -98,6 +97,7 @@ class WgmmaBackend final : public Backend {
 
  private:
   Problem problem_;
+  int64_t split_row_stride_ = 0;  // fp16 between rows of the split operands
   DeviceBuffer<__half> x_split_, w_split_;
   DeviceBuffer<float> x_unscale_, w_unscale_;
   WgmmaLayerOperands operands_;

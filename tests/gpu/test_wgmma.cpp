@@ -43,7 +43,7 @@ TEST(Wgmma, DefaultProblemBeatsTheFp32Bar) {
   EXPECT_LE(r.verification->max_abs, 1e-5);
 }
 
-TEST(Wgmma, VerifiesOnOtherSupportedShapes) {
+TEST(Wgmma, VerifiesOnOtherShapes) {
   MISH_REQUIRE_GPU();
   if (!hopper_present()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 device";
   const Problem problems[] = {
@@ -51,6 +51,9 @@ TEST(Wgmma, VerifiesOnOtherSupportedShapes) {
       shape(256, 384, 448, Distribution::normal, 2),       // a partial promotion chunk
       shape(256, 256, 512, Distribution::wide, 4),         // zero rows, 15 binades
       shape(2048, 4096, 1024, Distribution::kernelbench, 3),  // several tiles per CTA
+      shape(1, 200, 100, Distribution::normal, 5),          // one row, partial tile and k block
+      shape(129, 131, 70, Distribution::wide, 6),           // edge tiles in m and n, odd n
+      shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, padded rows
   };
   for (const Problem& p : problems) {
     const BackendResult r = run_wgmma(p);

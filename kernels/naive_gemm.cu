@@ -3,6 +3,7 @@
 #include "cuda_check.cuh"
 #include "mish.cuh"
 #include "naive_gemm.cuh"
+#include "rounding.h"
 
 namespace mish {
 namespace {
@@ -34,8 +35,8 @@ __global__ void naive_linear_mish_kernel(const float* __restrict__ x, const floa
 void launch_naive_linear_mish(const float* x, const float* w, const float* bias, float* y,
                               int64_t m, int64_t n, int64_t k, cudaStream_t stream) {
   const dim3 block(kNaiveTile, kNaiveTile);
-  const dim3 grid(static_cast<unsigned>((n + kNaiveTile - 1) / kNaiveTile),
-                  static_cast<unsigned>((m + kNaiveTile - 1) / kNaiveTile));
+  const dim3 grid(static_cast<unsigned>(ceil_div(n, kNaiveTile)),
+                  static_cast<unsigned>(ceil_div(m, kNaiveTile)));
   naive_linear_mish_kernel<<<grid, block, 0, stream>>>(x, w, bias, y, m, n, k);
   MISH_CUDA_CHECK_LAUNCH();
 }

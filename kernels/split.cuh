@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "rounding.h"  // round_up: segments of a concatenated-K operand start on 16-byte boundaries
+
 namespace mish {
 
 // Per element of src [rows, cols]: big = round_to_tf32(v), small = round_to_tf32(v - big), both
@@ -32,10 +34,5 @@ void launch_split_fp16_rows(const float* src, int64_t rows, int64_t cols, __half
                             int* row_exponent, cudaStream_t stream);
 
 constexpr int kSplitSegments = 3;
-
-// Segments of a concatenated-K operand start on 16-byte boundaries; callers round lengths with this.
-constexpr int64_t round_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 }  // namespace mish

@@ -37,6 +37,7 @@
 
 #include "cuda_check.cuh"
 #include "mish.cuh"
+#include "rounding.h"
 #include "wgmma_fp16x3.cuh"
 
 namespace mish {
@@ -444,7 +445,7 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
-int64_t wgmma_split_row_stride(int64_t k) { return (k + 7) / 8 * 8; }
+int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");

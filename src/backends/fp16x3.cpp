@@ -72,7 +72,7 @@ class Fp16x3Backend final : public Backend {
   void setup(const Problem& problem, const Tensors&, cudaStream_t) override {
     problem_ = problem;
     segment_stride_ = round_up(problem.k, kColumnAlignment);
-    chunk_length_ = round_up((kSplitSegments * segment_stride_ + chunks_ - 1) / chunks_,
+    chunk_length_ = round_up(ceil_div(kSplitSegments * segment_stride_, chunks_),
                              kColumnAlignment);
     row_stride_ = chunk_length_ * chunks_;
     handle_.emplace();

@@ -3,6 +3,7 @@
 
 #include "backends/factories.h"
 #include "naive_gemm.cuh"
+#include "rounding.h"
 
 namespace mish {
 namespace {
@@ -17,7 +18,7 @@ class NaiveBackend final : public Backend {
 
   Support supports(const Problem& problem, const DeviceInfo*) const override {
     constexpr int64_t kMaxGridY = 65535;
-    if ((problem.m + kNaiveTile - 1) / kNaiveTile > kMaxGridY)
+    if (ceil_div(problem.m, kNaiveTile) > kMaxGridY)
       return {false, fmt::format("m={} needs more than {} row tiles of {}", problem.m, kMaxGridY,
                                  kNaiveTile)};
     return {};
@@ -29,8 +30,8 @@ class NaiveBackend final : public Backend {
   nlohmann::json describe() const override {
     return {{"tile", fmt::format("{}x{}", kNaiveTile, kNaiveTile)},
             {"block", fmt::format("{}x{}", kNaiveTile, kNaiveTile)},
-            {"grid", fmt::format("{}x{}", (problem_.n + kNaiveTile - 1) / kNaiveTile,
-                                 (problem_.m + kNaiveTile - 1) / kNaiveTile)}};
+            {"grid", fmt::format("{}x{}", ceil_div(problem_.n, kNaiveTile),
+                                 ceil_div(problem_.m, kNaiveTile))}};
   }
 
  private:

@@ -8,6 +8,7 @@
 #include "backends/factories.h"
 #include "common/device_buffer.h"
 #include "cuda_check.cuh"
+#include "rounding.h"
 #include "row_split_fp16.cuh"
 #include "wgmma_fp16x3.cuh"
 
@@ -18,8 +19,6 @@ namespace {
 // with 32-bit integers.
 constexpr int64_t kMaxRows = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
-
-int64_t tile_count(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
 
 class WgmmaBackend final : public Backend {
  public:
@@ -37,7 +36,7 @@ class WgmmaBackend final : public Backend {
       return {false, fmt::format("needs compute capability 9.0 (Hopper, sm_90a); {} is {}",
                                  device->name, device->compute_capability())};
     if (p.m >= kMaxRows || p.n >= kMaxRows || p.k >= kMaxRows ||
-        tile_count(p.m, kWgmmaTileM) * tile_count(p.n, kWgmmaTileN) > kMaxTiles)
+        ceil_div(p.m, kWgmmaTileM) * ceil_div(p.n, kWgmmaTileN) > kMaxTiles)
       return {false, fmt::format("m, n and k must be below {} and give at most {} output tiles",
                                  kMaxRows, kMaxTiles)};
     if (!wgmma_kernel_available())
@@ -64,7 +63,7 @@ class WgmmaBackend final : public Backend {
     int device = 0, sms = 0;
     MISH_CUDA_CHECK(cudaGetDevice(&device));
     MISH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int64_t tiles = tile_count(p.m, kWgmmaTileM) * tile_count(p.n, kWgmmaTileN);
+    const int64_t tiles = ceil_div(p.m, kWgmmaTileM) * ceil_div(p.n, kWgmmaTileN);
     ctas_ = static_cast<int>(std::min<int64_t>(sms, tiles));
   }
 

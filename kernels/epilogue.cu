@@ -18,6 +18,7 @@ struct Params {
   const float* source;  // first partial, or y itself
   int partial_count;
   int64_t partial_stride;
+  int64_t source_row_stride;  // floats between rows of the source (the float4 path: == cols)
   const int* row_exponent;
   const int* col_exponent;
   const float* bias;
@@ -65,10 +66,11 @@ template <int kMishCount>
 __global__ void epilogue_scalar_kernel(float* y, Params p, int64_t count) {
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    float v = p.source[i];
-    for (int part = 1; part < p.partial_count; ++part) v += p.source[i + part * p.partial_stride];
-    const int64_t col = i % p.cols;
-    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[i / p.cols] : 0;
+    const int64_t row = i / p.cols, col = i % p.cols;
+    const float* source = p.source + row * p.source_row_stride + col;
+    float v = source[0];
+    for (int part = 1; part < p.partial_count; ++part) v += source[part * p.partial_stride];
+    const int row_scale = p.row_exponent != nullptr ? p.row_exponent[row] : 0;
     const float bias = p.bias != nullptr ? p.bias[col] : 0.0f;
     y[i] = finish_element<kMishCount>(v, p, row_scale, col, bias);
   }
@@ -89,13 +91,16 @@ bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer
 
 }  // namespace
 
-// Vectorized when rows are whole float4s and every pointer read or written is 16-byte aligned.
+// Vectorized when rows are whole float4s, the source's rows unpadded, and every pointer read or
+// written 16-byte aligned.
 EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, const float* bias,
                                int64_t rows, int64_t cols) {
   constexpr int kThreads = 256;
   const float* input = source.partials != nullptr ? source.partials : y;
   const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) && aligned16(bias) &&
-                            (source.partials == nullptr || source.partial_stride % 4 == 0);
+                            (source.partials == nullptr ||
+                             (source.partial_stride % 4 == 0 &&
+                              (source.row_stride == 0 || source.row_stride == cols)));
   EpilogueLaunch launch;
   launch.block = kThreads;
   launch.vector_width = vectorizable ? 4 : 1;
@@ -108,6 +113,7 @@ void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, 
   const Params p{source.partials != nullptr ? source.partials : y,
                  source.partials != nullptr ? source.partial_count : 1,
                  source.partial_stride,
+                 source.partials != nullptr && source.row_stride != 0 ? source.row_stride : cols,
                  source.row_exponent,
                  source.col_exponent,
                  bias,

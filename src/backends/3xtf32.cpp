@@ -6,7 +6,8 @@
 // The small products come first, while the running sum is still ~2^-11 of its final size (the
 // tensor cores round relative to it), and one GEMM instead of three saves two passes of y
 // through memory and two launch tails. Each segment is padded to a multiple of 4 columns
-// (16-byte rows); the padding is zero in both operands. Then the fused bias+Mish+Mish kernel.
+// (16-byte rows); the padding is zero in both operands. Then the fused bias+Mish+Mish kernel, in
+// place, or from a row-padded product when n is not a multiple of 4 (padded_output_columns).
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -49,9 +50,12 @@ class ThreeTf32Backend final : public Backend {
     row_stride_ = kSplitSegments * segment_stride_;
     handle_.emplace();
     arena_.emplace();
+    output_columns_ = padded_output_columns(problem.n);
     a_ = arena_->reserve<float>(uint64_t(problem.m) * row_stride_);
-    b_ = arena_->reserve<float>(uint64_t(problem.n) * row_stride_);
-    arena_->allocate("3xtf32");  // zero-filled: the padding columns stay zero
+    b_ = arena_->reserve<float>(uint64_t(output_columns_) * row_stride_);
+    if (output_columns_ != problem.n)
+      products_ = arena_->reserve<float>(uint64_t(problem.m) * output_columns_);
+    arena_->allocate("3xtf32");  // zero-filled: the padding columns and rows stay zero
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
@@ -62,12 +66,17 @@ class ThreeTf32Backend final : public Backend {
   void run(const Tensors& t, cudaStream_t stream) override {
     launch_split_tf32_rows(t.x, problem_.m, problem_.k, arena_->get(a_), row_stride_,
                            segment_stride_, kXSmallSegment, stream);
+    const bool padded = output_columns_ != problem_.n;
+    float* products = padded ? arena_->get(products_) : t.y;
     XwtGemm gemm;
-    gemm.m = problem_.m, gemm.n = problem_.n, gemm.k = row_stride_;
+    gemm.m = problem_.m, gemm.n = output_columns_, gemm.k = row_stride_;
     gemm.operand_row_stride = row_stride_;
+    gemm.y_row_stride = output_columns_;
     gemm.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
-    gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), t.y, stream);
-    launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
+    gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), products, stream);
+    EpilogueSource source;
+    if (padded) source.partials = products, source.row_stride = output_columns_;
+    launch_epilogue(t.y, source, t.b, problem_.m, problem_.n, 2, stream);
   }
 
   nlohmann::json describe() const override {
@@ -75,6 +84,7 @@ class ThreeTf32Backend final : public Backend {
             {"layout", "A = [xb | xs | xb], B = [Ws | Wb | Wb]"},
             {"split", "big = round_to_tf32(v), small = round_to_tf32(v - big)"},
             {"k_concatenated", row_stride_},
+            {"output_row_stride", output_columns_},
             {"epilogue_kernels", 1},
             {"tensor_core_passes", 3},
             {"device_workspace_bytes", arena_ ? arena_->bytes() : 0}};
@@ -82,10 +92,10 @@ class ThreeTf32Backend final : public Backend {
 
  private:
   Problem problem_;
-  int64_t segment_stride_ = 0, row_stride_ = 0;
+  int64_t segment_stride_ = 0, row_stride_ = 0, output_columns_ = 0;
   std::optional<CublasHandle> handle_;
   std::optional<DeviceArena> arena_;
-  DeviceArena::Part<float> a_, b_;
+  DeviceArena::Part<float> a_, b_, products_;
 };
 
 }  // namespace

@@ -10,7 +10,8 @@
 // `chunks` equal pieces (a strided-batched GEMM writing fp32 partials), which the epilogue adds in
 // fp32 before undoing the scales (2^-(ex_row + ew_col)), adding the bias and applying Mish twice.
 // Each segment is padded to a multiple of 8 columns (16-byte rows for the tensor cores) and K' to
-// a multiple of chunks x 8; padding columns are zero in both operands and add nothing.
+// a multiple of chunks x 8; padding columns are zero in both operands and add nothing. When n is
+// not a multiple of 4 the products go to a row-padded buffer (padded_output_columns).
 #include <cuda_fp16.h>
 #include <fmt/format.h>
 
@@ -75,14 +76,16 @@ class Fp16x3Backend final : public Backend {
     chunk_length_ = round_up(ceil_div(kSplitSegments * segment_stride_, chunks_),
                              kColumnAlignment);
     row_stride_ = chunk_length_ * chunks_;
+    output_columns_ = padded_output_columns(problem.n);
     handle_.emplace();
     arena_.emplace();
     a_ = arena_->reserve<__half>(uint64_t(problem.m) * row_stride_);
-    b_ = arena_->reserve<__half>(uint64_t(problem.n) * row_stride_);
+    b_ = arena_->reserve<__half>(uint64_t(output_columns_) * row_stride_);
     x_exponent_ = arena_->reserve<int>(problem.m);
     w_exponent_ = arena_->reserve<int>(problem.n);
-    if (chunks_ > 1) partials_ = arena_->reserve<float>(uint64_t(chunks_) * problem.y_count());
-    arena_->allocate("fp16x3");  // zero-filled: the padding columns stay zero
+    if (uses_partials())
+      partials_ = arena_->reserve<float>(uint64_t(chunks_) * partial_floats());
+    arena_->allocate("fp16x3");  // zero-filled: the padding columns and rows stay zero
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
@@ -93,21 +96,23 @@ class Fp16x3Backend final : public Backend {
   void run(const Tensors& t, cudaStream_t stream) override {
     launch_split_fp16_rows(t.x, problem_.m, problem_.k, arena_->get(a_), row_stride_,
                            segment_stride_, kXLoSegment, arena_->get(x_exponent_), stream);
-    float* products = chunks_ > 1 ? arena_->get(partials_) : t.y;
+    float* products = uses_partials() ? arena_->get(partials_) : t.y;
     XwtGemm gemm;
-    gemm.m = problem_.m, gemm.n = problem_.n, gemm.k = chunk_length_;
+    gemm.m = problem_.m, gemm.n = output_columns_, gemm.k = chunk_length_;
     gemm.operand_row_stride = row_stride_;
     gemm.operand_type = CUDA_R_16F;
     gemm.compute = CUBLAS_COMPUTE_32F;
     gemm.batch = chunks_;
     gemm.operand_batch_offset = chunk_length_;
-    gemm.y_batch_stride = problem_.y_count();
+    gemm.y_row_stride = output_columns_;
+    gemm.y_batch_stride = partial_floats();
     gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), products, stream);
     EpilogueSource source;
-    if (chunks_ > 1) {
+    if (uses_partials()) {
       source.partials = products;
       source.partial_count = chunks_;
-      source.partial_stride = problem_.y_count();
+      source.partial_stride = partial_floats();
+      source.row_stride = output_columns_;
     }
     source.row_exponent = arena_->get(x_exponent_);
     source.col_exponent = arena_->get(w_exponent_);
@@ -122,15 +127,20 @@ class Fp16x3Backend final : public Backend {
             {"chunks", chunks_},
             {"chunk_length", chunk_length_},
             {"k_concatenated", row_stride_},
+            {"output_row_stride", output_columns_},
             {"epilogue_kernels", 1},
             {"tensor_core_passes", 3},
             {"device_workspace_bytes", arena_ ? arena_->bytes() : 0}};
   }
 
  private:
+  // The GEMM writes y itself only with one chunk and unpadded rows.
+  bool uses_partials() const { return chunks_ > 1 || output_columns_ != problem_.n; }
+  int64_t partial_floats() const { return problem_.m * output_columns_; }
+
   int chunks_ = kDefaultChunks;
   Problem problem_;
-  int64_t segment_stride_ = 0, chunk_length_ = 0, row_stride_ = 0;
+  int64_t segment_stride_ = 0, chunk_length_ = 0, row_stride_ = 0, output_columns_ = 0;
   std::optional<CublasHandle> handle_;
   std::optional<DeviceArena> arena_;
   DeviceArena::Part<__half> a_, b_;

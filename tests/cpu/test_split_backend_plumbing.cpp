@@ -1,5 +1,6 @@
 // The host side of the tensor-core backends: registration, accuracy classes, options, prepack
-// settings, and how expected reduced-precision mismatches are reported and scored.
+// settings, how expected reduced-precision mismatches are reported and scored, and the padded
+// rows the split backends' GEMMs write when n is not a multiple of 4.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include "backends/registry.h"
 #include "common/errors.h"
 #include "config/run_config.h"
+#include "epilogue.cuh"
 #include "report/report.h"
 #include "report/schema.h"
+#include "split.cuh"
 
 namespace mish {
 namespace {
@@ -84,6 +87,36 @@ TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
   // Checked even when the backend is not selected.
   EXPECT_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 0}}}}), UsageError);
   EXPECT_NO_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 2}}}}));
+}
+
+TEST(SplitBackends, OutputRowsArePaddedToWholeFloat4s) {
+  for (int64_t n = 1; n <= 64; ++n) {
+    const int64_t padded = padded_output_columns(n);
+    EXPECT_EQ(padded % 4, 0) << n;
+    EXPECT_GE(padded, n);
+    EXPECT_LT(padded, n + 4) << n;
+  }
+  EXPECT_EQ(padded_output_columns(8192), 8192);  // the default problem writes y directly
+  EXPECT_EQ(padded_output_columns(8190), 8192);
+}
+
+// epilogue_launch only looks at the pointers' addresses, so host arrays stand in for device ones.
+TEST(SplitBackends, EpilogueTakesTheFloat4PathOnlyFromUnpaddedRows) {
+  alignas(16) static float y[4 * 12], bias[12], partials[2 * 4 * 12];
+  EpilogueSource dense;
+  dense.partials = partials;
+  dense.partial_count = 2;
+  dense.partial_stride = 4 * 8;
+  EXPECT_EQ(epilogue_launch(y, dense, bias, 4, 8).vector_width, 4);
+  dense.row_stride = 8;  // explicit, but no padding
+  EXPECT_EQ(epilogue_launch(y, dense, bias, 4, 8).vector_width, 4);
+
+  EpilogueSource padded = dense;
+  padded.row_stride = 12;
+  padded.partial_stride = 4 * 12;
+  const EpilogueLaunch launch = epilogue_launch(y, padded, bias, 4, 8);
+  EXPECT_EQ(launch.vector_width, 1);
+  EXPECT_GE(uint64_t(launch.grid) * launch.block, 4u * 8u);  // one thread per element of y
 }
 
 BackendResult mismatching(const std::string& name, Accuracy accuracy) {

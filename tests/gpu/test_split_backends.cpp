@@ -1,15 +1,20 @@
 // The tensor-core backends on a real device: the split kernels agree bit for bit with the host
 // functions, and each backend verifies (3xtf32, fp16x3) or stays within a loose bound (tf32, bf16)
-// on small odd shapes, the default problem and the other input distributions.
+// on small odd shapes, the default problem and the other input distributions; the epilogue reads
+// the row-padded products those backends write when n is not a multiple of 4.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "common/device_arena.h"
 #include "common/device_buffer.h"
+#include "epilogue.cuh"
 #include "gpu_test_support.h"
 #include "run/runner.h"
 #include "split.cuh"
@@ -128,6 +133,46 @@ TEST(SplitKernels, Fp16RowSplitMatchesHostBitForBitAndLeavesPaddingAlone) {
     if (c % segment < cols) ASSERT_EQ(bits16(got[1 * row_stride + c]), 0) << "zero row, col " << c;
 }
 
+// The same partials, dense and in rows padded with NaN, give bit-identical outputs: the padding is
+// never read and the rows are found at their stride.
+TEST(SplitKernels, EpilogueReadsRowPaddedPartialsAndSkipsThePadding) {
+  MISH_REQUIRE_GPU();
+  constexpr int64_t rows = 37, cols = 131, chunks = 3;
+  const int64_t padded_cols = padded_output_columns(cols);
+  const std::vector<float> dense = random_rows(chunks * rows, cols, 8, 17);
+  std::vector<float> padded(chunks * rows * padded_cols, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t r = 0; r < chunks * rows; ++r)
+    std::copy_n(&dense[r * cols], cols, &padded[r * padded_cols]);
+  std::vector<int> row_exponent(rows), col_exponent(cols);
+  for (int64_t r = 0; r < rows; ++r) row_exponent[r] = int(r % 5) - 2;
+  for (int64_t c = 0; c < cols; ++c) col_exponent[c] = int(c % 3);
+  const std::vector<float> bias = random_rows(1, cols, 4, 19);
+  const DeviceBuffer<float> dense_d = to_device(dense), padded_d = to_device(padded),
+                            bias_d = to_device(bias);
+  const DeviceBuffer<int> row_d = to_device(row_exponent), col_d = to_device(col_exponent);
+
+  const auto epilogue_of = [&](const DeviceBuffer<float>& partials, int64_t row_stride) {
+    EpilogueSource source;
+    source.partials = partials.get();
+    source.partial_count = chunks;
+    source.partial_stride = rows * row_stride;
+    source.row_stride = row_stride;
+    source.row_exponent = row_d.get();
+    source.col_exponent = col_d.get();
+    DeviceBuffer<float> y(rows * cols);
+    launch_epilogue(y.get(), source, bias_d.get(), rows, cols, 2, nullptr);
+    MISH_CUDA_CHECK(cudaDeviceSynchronize());
+    return to_host(y);
+  };
+  const std::vector<float> from_dense = epilogue_of(dense_d, cols);
+  const std::vector<float> from_padded = epilogue_of(padded_d, padded_cols);
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    ASSERT_TRUE(std::isfinite(from_padded[i])) << "padding read at element " << i;
+    ASSERT_EQ(std::memcmp(&from_padded[i], &from_dense[i], sizeof(float)), 0)
+        << "element " << i << ": " << from_padded[i] << " vs " << from_dense[i];
+  }
+}
+
 TEST(SplitKernels, OutOfMemoryNamesTheBytesNeeded) {
   MISH_REQUIRE_GPU();
   DeviceArena arena;
@@ -186,16 +231,27 @@ void expect_frontier(const RunOutcome& outcome, double loose) {
   EXPECT_FALSE(outcome.any_failure());
 }
 
+// The GEMMs of 3xtf32 and fp16x3 write rows of n rounded up to 4 floats.
+void expect_output_row_stride(const RunOutcome& outcome, int64_t expected) {
+  for (const BackendResult& r : outcome.runs.at(0).results)
+    if (r.backend == "3xtf32" || r.backend == "fp16x3")
+      EXPECT_EQ(r.details.at("output_row_stride"), expected) << r.backend;
+}
+
 TEST(SplitBackends, SmallOddShapes) {
   MISH_REQUIRE_GPU();
-  for (const Problem& p : {shape(17, 33, 65), shape(127, 129, 255)})
-    expect_frontier(run_backends(kSplitBackends, p), 5e-3);
+  for (const Problem& p : {shape(17, 33, 65), shape(127, 129, 255), shape(31, 66, 40)}) {
+    const RunOutcome outcome = run_backends(kSplitBackends, p);
+    expect_frontier(outcome, 5e-3);
+    expect_output_row_stride(outcome, round_up(p.n, 4));
+  }
 }
 
 TEST(SplitBackends, DefaultProblem) {
   MISH_REQUIRE_GPU();
   const RunOutcome outcome = run_backends(kSplitBackends, Problem{});
   expect_frontier(outcome, 5e-3);
+  expect_output_row_stride(outcome, Problem{}.n);  // a multiple of 4: GEMM writes y directly
   for (const BackendResult& r : outcome.runs[0].results) {
     const uint64_t workspace = r.details.at("device_workspace_bytes");
     EXPECT_EQ(workspace > 0, r.backend != "tf32") << r.backend;

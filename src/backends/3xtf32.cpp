@@ -71,7 +71,6 @@ class ThreeTf32Backend final : public Backend {
     XwtGemm gemm;
     gemm.m = problem_.m, gemm.n = output_columns_, gemm.k = row_stride_;
     gemm.operand_row_stride = row_stride_;
-    gemm.y_row_stride = output_columns_;
     gemm.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
     gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), products, stream);
     EpilogueSource source;

@@ -35,19 +35,18 @@ void gemm_xwt(cublasHandle_t handle, const Problem& problem, const float* x, con
 void gemm_xwt(cublasHandle_t handle, const XwtGemm& gemm, const void* x, const void* w, float* y,
               cudaStream_t stream) {
   const int m = static_cast<int>(gemm.m), n = static_cast<int>(gemm.n),
-            k = static_cast<int>(gemm.k), ld = static_cast<int>(gemm.operand_row_stride),
-            ldy = static_cast<int>(gemm.y_row_stride != 0 ? gemm.y_row_stride : gemm.n);
+            k = static_cast<int>(gemm.k), ld = static_cast<int>(gemm.operand_row_stride);
   const float one = 1.0f;
   MISH_CUBLAS_CHECK(cublasSetStream(handle, stream));
   if (gemm.batch == 1) {
     MISH_CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w,
                                    gemm.operand_type, ld, x, gemm.operand_type, ld, &gemm.beta, y,
-                                   CUDA_R_32F, ldy, gemm.compute, CUBLAS_GEMM_DEFAULT));
+                                   CUDA_R_32F, n, gemm.compute, CUBLAS_GEMM_DEFAULT));
   } else {
     MISH_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
         handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, w, gemm.operand_type, ld,
         gemm.operand_batch_offset, x, gemm.operand_type, ld, gemm.operand_batch_offset, &gemm.beta,
-        y, CUDA_R_32F, ldy, gemm.y_batch_stride, gemm.batch, gemm.compute, CUBLAS_GEMM_DEFAULT));
+        y, CUDA_R_32F, n, gemm.y_batch_stride, gemm.batch, gemm.compute, CUBLAS_GEMM_DEFAULT));
   }
 }
 

@@ -41,14 +41,12 @@ void gemm_xwt(cublasHandle_t handle, const Problem& problem, const float* x, con
 // The general form: `batch` products y_i = alpha * x_i * W_i^T + beta * y_i (fp32 y), where x_i and
 // W_i start `operand_batch_offset` elements after x_{i-1} and W_{i-1} (a split of K into chunks
 // when that offset is the chunk length) and y_i starts `y_batch_stride` floats after y_{i-1}.
-// y's rows may be padded (y_row_stride > n): cuBLAS's fast kernels want 16-byte aligned rows.
 struct XwtGemm {
   int64_t m = 0, n = 0, k = 0;               // k: reduction length of each product
   int64_t operand_row_stride = 0;            // elements between rows of x and of W (>= k)
   cudaDataType_t operand_type = CUDA_R_32F;  // x and W element type
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   float beta = 0.0f;
-  int64_t y_row_stride = 0;  // floats between rows of y; 0: n
   int batch = 1;
   int64_t operand_batch_offset = 0;
   int64_t y_batch_stride = 0;

@@ -104,7 +104,6 @@ class Fp16x3Backend final : public Backend {
     gemm.compute = CUBLAS_COMPUTE_32F;
     gemm.batch = chunks_;
     gemm.operand_batch_offset = chunk_length_;
-    gemm.y_row_stride = output_columns_;
     gemm.y_batch_stride = partial_floats();
     gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), products, stream);
     EpilogueSource source;

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "rounding.h"  // round_up: segments and output rows start on 16-byte boundaries
+#include "rounding.h"  // round_up: segments start on 16-byte, output rows on 32-byte boundaries
 
 namespace mish {
 
@@ -36,9 +36,10 @@ void launch_split_fp16_rows(const float* src, int64_t rows, int64_t cols, __half
 constexpr int kSplitSegments = 3;
 
 // The split backends' GEMMs write their fp32 products in rows of this many floats (n rounded up to
-// 16 bytes; W's extra rows are zero, so the extra columns are too): cuBLAS leaves its fast kernels
-// when the output's rows are not 16-byte aligned (1000 x 8190 x 8190 took 3xtf32 3.0 ms, slower
-// than plain FP32).
-constexpr int64_t padded_output_columns(int64_t n) { return round_up(n, 4); }
+// 8; W's extra rows are zero, so the extra columns are too). cuBLAS leaves its fast kernels for
+// other widths, measured on an H200: with n = 8190 the TF32 GEMM took 3xtf32 to 3.0 ms (1.05 with
+// 8192), and with n = 4100 (16-byte rows, but not a multiple of 8) fp16x3's fp16 GEMM ran at a
+// third of its speed (0.79 ms, 0.32 with 4104).
+constexpr int64_t padded_output_columns(int64_t n) { return round_up(n, 8); }
 
 }  // namespace mish

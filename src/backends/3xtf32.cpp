@@ -7,7 +7,7 @@
 // tensor cores round relative to it), and one GEMM instead of three saves two passes of y
 // through memory and two launch tails. Each segment is padded to a multiple of 4 columns
 // (16-byte rows); the padding is zero in both operands. Then the fused bias+Mish+Mish kernel, in
-// place, or from a row-padded product when n is not a multiple of 4 (padded_output_columns).
+// place, or from a row-padded product when n is not a multiple of 8 (padded_output_columns).
 #include <fmt/format.h>
 
 #include <cstdint>

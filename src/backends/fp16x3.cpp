@@ -11,7 +11,7 @@
 // fp32 before undoing the scales (2^-(ex_row + ew_col)), adding the bias and applying Mish twice.
 // Each segment is padded to a multiple of 8 columns (16-byte rows for the tensor cores) and K' to
 // a multiple of chunks x 8; padding columns are zero in both operands and add nothing. When n is
-// not a multiple of 4 the products go to a row-padded buffer (padded_output_columns).
+// not a multiple of 8 the products go to a row-padded buffer (padded_output_columns).
 #include <cuda_fp16.h>
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // The host side of the tensor-core backends: registration, accuracy classes, options, prepack
 // settings, how expected reduced-precision mismatches are reported and scored, and the padded
-// rows the split backends' GEMMs write when n is not a multiple of 4.
+// rows the split backends' GEMMs write when n is not a multiple of 8.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,15 +89,16 @@ TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
   EXPECT_NO_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 2}}}}));
 }
 
-TEST(SplitBackends, OutputRowsArePaddedToWholeFloat4s) {
+TEST(SplitBackends, OutputRowsArePaddedToWholeEightFloats) {
   for (int64_t n = 1; n <= 64; ++n) {
     const int64_t padded = padded_output_columns(n);
-    EXPECT_EQ(padded % 4, 0) << n;
+    EXPECT_EQ(padded % 8, 0) << n;
     EXPECT_GE(padded, n);
-    EXPECT_LT(padded, n + 4) << n;
+    EXPECT_LT(padded, n + 8) << n;
   }
   EXPECT_EQ(padded_output_columns(8192), 8192);  // the default problem writes y directly
   EXPECT_EQ(padded_output_columns(8190), 8192);
+  EXPECT_EQ(padded_output_columns(4100), 4104);  // a multiple of 4 is not enough for fp16 GEMMs
 }
 
 // epilogue_launch only looks at the pointers' addresses, so host arrays stand in for device ones.

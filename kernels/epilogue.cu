@@ -89,6 +89,11 @@ void launch_for_count(float* y, const Params& p, const EpilogueLaunch& launch, i
 
 bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
 
+// Floats between the rows the epilogue reads: y's own (cols), or the partials' row_stride if set.
+int64_t source_row_stride(const EpilogueSource& source, int64_t cols) {
+  return source.partials != nullptr && source.row_stride != 0 ? source.row_stride : cols;
+}
+
 }  // namespace
 
 // Vectorized when rows are whole float4s, the source's rows unpadded, and every pointer read or
@@ -98,9 +103,8 @@ EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, con
   constexpr int kThreads = 256;
   const float* input = source.partials != nullptr ? source.partials : y;
   const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) && aligned16(bias) &&
-                            (source.partials == nullptr ||
-                             (source.partial_stride % 4 == 0 &&
-                              (source.row_stride == 0 || source.row_stride == cols)));
+                            (source.partials == nullptr || source.partial_stride % 4 == 0) &&
+                            source_row_stride(source, cols) == cols;
   EpilogueLaunch launch;
   launch.block = kThreads;
   launch.vector_width = vectorizable ? 4 : 1;
@@ -113,7 +117,7 @@ void launch_epilogue(float* y, const EpilogueSource& source, const float* bias, 
   const Params p{source.partials != nullptr ? source.partials : y,
                  source.partials != nullptr ? source.partial_count : 1,
                  source.partial_stride,
-                 source.partials != nullptr && source.row_stride != 0 ? source.row_stride : cols,
+                 source_row_stride(source, cols),
                  source.row_exponent,
                  source.col_exponent,
                  bias,

@@ -4,8 +4,8 @@
 //   - the fp32 sum of `partial_count` partial products [rows, cols] lying `partial_stride` floats
 //     apart (split-K chunks accumulated apart by the tensor cores), optionally multiplied by
 //     2^-(row_exponent[r] + col_exponent[c]) to undo a per-row scaling of both GEMM operands.
-//     Their rows may be padded (`row_stride` floats apart, >= cols) to keep a GEMM's output rows
-//     16-byte aligned.
+//     Their rows may be padded (`row_stride` floats apart, >= cols) to keep a GEMM's output on
+//     cuBLAS's fast kernels (padded_output_columns in split.cuh).
 // One kernel serves the fused tail (bias + 2 Mish), each stage of the separate tail and the
 // reducing, unscaling tail of the split-precision backends.
 #pragma once

@@ -7,9 +7,10 @@
 // dropped xl.wl term and the rounding of lo are both ~2^-22 relative, below fp32's 2^-24 ulp once
 // summed over K. fp16 x fp16 products are exact in the tensor core; what loses bits is the
 // tensor core's own fp32 accumulation, which truncates and so drifts as K grows. Hence promotion:
-// each K chunk of kWgmmaPromoteK (256) is accumulated in the wgmma accumulators (started from zero),
-// then added into separate fp32 registers with ordinary round-to-nearest FADDs. Undoing the scales
-// is two exact multiplications by powers of two.
+// each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 1024) is
+// accumulated in the wgmma accumulators (started from zero), then added into separate fp32
+// registers with ordinary round-to-nearest FADDs. Undoing the scales is two exact multiplications
+// by powers of two.
 //
 // Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
 // walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in flight
@@ -25,8 +26,8 @@
 //     released as soon as the group that read it has completed.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
-// It runs in pieces between the wgmma groups of the next tile's first chunk, so the tensor cores
-// do not wait for it (see consume).
+// It runs one column group at a time between the wgmma groups of the next tile's first chunk, so
+// the tensor cores do not wait for it (see consume).
 //
 // Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
 // tensor maps know the true extents), and the epilogue stores only the rows and columns inside y.
@@ -54,7 +55,8 @@ constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a stage
 static_assert(kTileM == kTileN, "one TMA box shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
-static_assert(kWgmmaPromoteK % kBlockK == 0, "promotion happens at k-block boundaries");
+static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
+              "promotion happens at k-block boundaries");
 
 struct alignas(1024) StageTiles {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
   __half x_hi[kTileM * kBlockK];
@@ -212,12 +214,15 @@ __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtens
 
 // Accumulator fragment of wgmma m64n128 (per thread, 64 floats): element 4j+q sits at
 // row (warp % 4) * 16 + lane / 4 + 8 * (q / 2), column 8j + 2 * (lane % 4) + q % 2.
-// The epilogue of a tile is cut into kEpiloguePieces pieces of the j range, so that it can run
-// between the wgmma issues of the next tile's first promotion chunk (see consume).
+// A finished tile's epilogue runs during the next tile's first chunk, which spans
+// kFirstChunkBlocks k blocks: after each k block's wgmma group is issued, the consumer stores
+// kGroupsPerBlock column groups j (small enough to finish while the tensor cores work through the
+// queued groups) and loads the operands of the next ones, so no load latency sits in its way.
 constexpr int kAccumulatorColumnGroups = 16;  // j = 0..15
-constexpr int kEpiloguePieces = kPromoteBlocks;
-constexpr int kGroupsPerPiece = kAccumulatorColumnGroups / kEpiloguePieces;
-static_assert(kAccumulatorColumnGroups % kEpiloguePieces == 0, "whole column groups per piece");
+constexpr int kFirstChunkBlocks = kWgmmaFirstChunkK / kBlockK;
+constexpr int kGroupsPerBlock = kAccumulatorColumnGroups / kFirstChunkBlocks;
+static_assert(kAccumulatorColumnGroups % kFirstChunkBlocks == 0, "whole column groups per block");
+static_assert(kFirstChunkBlocks % kPromoteBlocks == 0, "later chunks start at a chunk boundary");
 
 // Stores v.x at row[col] and v.y at row[col + 1], each only inside the row (n columns); one 8-byte
 // store when both are inside and the pair is 8-byte aligned (n even, col even).
@@ -230,34 +235,67 @@ __device__ __forceinline__ void store_pair(float* row, int col, int n, float2 v)
   }
 }
 
-// Unscale, bias, Mish twice and store piece `piece` of a consumer's 64 x 128 tile of sums.
-// `piece` must be a compile-time constant after unrolling: it indexes the register array.
-__device__ __forceinline__ void store_tile_piece(const float (&sum)[64],
-                                                 const WgmmaLayerOperands& p, int row_base,
-                                                 int n0, int piece) {
+// This thread's two rows of a consumer's 64-row slice of a tile, with their x unscale factors.
+// Rows past y's edge hold zeros from the zero-filled loads; they are not stored.
+struct EpilogueRows {
+  int row0, row1;
+  float unscale0, unscale1;
+};
+
+__device__ __forceinline__ EpilogueRows epilogue_rows(const WgmmaLayerOperands& p, int row_base) {
   const int lane = threadIdx.x % 32;
   const int row0 = row_base + (threadIdx.x / 32 % 4) * 16 + lane / 4;
   const int row1 = row0 + 8;
-  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
-  // Rows and columns past y's edges hold zeros from the zero-filled loads; they are not stored.
-  const float row_unscale0 = row0 < m ? p.x_unscale[row0] : 0.0f;
-  const float row_unscale1 = row1 < m ? p.x_unscale[row1] : 0.0f;
+  const int m = static_cast<int>(p.m);
+  return {row0, row1, row0 < m ? p.x_unscale[row0] : 0.0f, row1 < m ? p.x_unscale[row1] : 0.0f};
+}
+
+// W unscale factors and biases of this thread's two columns in column group j of a tile.
+struct EpilogueColumns {
+  float2 unscale, bias;
+};
+
+__device__ __forceinline__ int epilogue_column(int n0, int j) {
+  return n0 + 8 * j + 2 * (threadIdx.x % 4);  // even
+}
+
+// Loads the operands of the kGroupsPerBlock column groups stored after k block `block`.
+__device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGroupsPerBlock],
+                                                      const WgmmaLayerOperands& p, int n0,
+                                                      int block) {
+  const int n = static_cast<int>(p.n);
 #pragma unroll
-  for (int g = 0; g < kGroupsPerPiece; ++g) {
-    const int j = piece * kGroupsPerPiece + g;
-    const int col = n0 + 8 * j + 2 * (lane % 4);  // even; col + 1 < n whenever col < n and n even
-    const bool pair = col + 1 < n;
-    const float2 col_unscale = pair ? *reinterpret_cast<const float2*>(p.w_unscale + col)
-                                    : make_float2(col < n ? p.w_unscale[col] : 0.0f, 0.0f);
-    const float2 bias = pair ? *reinterpret_cast<const float2*>(p.bias + col)
-                             : make_float2(col < n ? p.bias[col] : 0.0f, 0.0f);
+  for (int g = 0; g < kGroupsPerBlock; ++g) {
+    const int col = epilogue_column(n0, block * kGroupsPerBlock + g);
+    if (col + 1 < n) {
+      c[g] = {*reinterpret_cast<const float2*>(p.w_unscale + col),
+              *reinterpret_cast<const float2*>(p.bias + col)};
+    } else {
+      c[g] = {make_float2(col < n ? p.w_unscale[col] : 0.0f, 0.0f),
+              make_float2(col < n ? p.bias[col] : 0.0f, 0.0f)};
+    }
+  }
+}
+
+// Unscale, bias, Mish twice and store the column groups after k block `block` (a compile-time
+// constant after unrolling: it indexes the register array).
+__device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
+                                                       const WgmmaLayerOperands& p,
+                                                       const EpilogueRows& r,
+                                                       const EpilogueColumns (&c)[kGroupsPerBlock],
+                                                       int n0, int block) {
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+#pragma unroll
+  for (int g = 0; g < kGroupsPerBlock; ++g) {
+    const int j = block * kGroupsPerBlock + g;
+    const int col = epilogue_column(n0, j);
     float2 out0, out1;
-    out0.x = mish(mish(sum[4 * j + 0] * row_unscale0 * col_unscale.x + bias.x));
-    out0.y = mish(mish(sum[4 * j + 1] * row_unscale0 * col_unscale.y + bias.y));
-    out1.x = mish(mish(sum[4 * j + 2] * row_unscale1 * col_unscale.x + bias.x));
-    out1.y = mish(mish(sum[4 * j + 3] * row_unscale1 * col_unscale.y + bias.y));
-    if (row0 < m) store_pair(p.y + int64_t(row0) * n, col, n, out0);
-    if (row1 < m) store_pair(p.y + int64_t(row1) * n, col, n, out1);
+    out0.x = mish(mish(sum[4 * j + 0] * r.unscale0 * c[g].unscale.x + c[g].bias.x));
+    out0.y = mish(mish(sum[4 * j + 1] * r.unscale0 * c[g].unscale.y + c[g].bias.y));
+    out1.x = mish(mish(sum[4 * j + 2] * r.unscale1 * c[g].unscale.x + c[g].bias.x));
+    out1.y = mish(mish(sum[4 * j + 3] * r.unscale1 * c[g].unscale.y + c[g].bias.y));
+    if (r.row0 < m) store_pair(p.y + int64_t(r.row0) * n, col, n, out0);
+    if (r.row1 < m) store_pair(p.y + int64_t(r.row1) * n, col, n, out1);
   }
 }
 
@@ -308,12 +346,12 @@ struct ConsumerRing {
   }
 };
 
-// Each tile: K in chunks of kPromoteBlocks k blocks, each accumulated from zero by the tensor cores
-// and then added into `sum` in fp32. The finished tile's epilogue does not stall the tensor cores:
-// it runs piece by piece during the next tile's first chunk, each piece right after a k block's
-// wgmma group is issued, while that group executes. `sum` still holds the finished tile until
-// that chunk is promoted, which therefore assigns instead of adding. The CTA's last tile is stored
-// after its loop.
+// Each tile: K in chunks, each accumulated from zero by the tensor cores and then added into `sum`
+// in fp32: a first chunk of kFirstChunkBlocks k blocks, then chunks of kPromoteBlocks. The
+// finished tile's epilogue does not stall the tensor cores: it runs column group by column group
+// during the next tile's first chunk, each part right after a k block's wgmma group is issued,
+// while that group executes. `sum` still holds the finished tile until that chunk is promoted,
+// which therefore assigns instead of adding. The CTA's last tile is stored after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
   float acc[64];  // the tensor-core accumulators of the current K chunk
@@ -325,19 +363,32 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
   TileCoords finished{};
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoords t = tile_coords(tile, m_tiles);
-    // First chunk, with the finished tile's epilogue in its gaps.
+    // First chunk, with the finished tile's epilogue in its gaps; each k block's column operands
+    // are loaded one k block ahead.
+    EpilogueRows rows{};
+    EpilogueColumns next[kGroupsPerBlock];
+    if (finished_tile) {
+      rows = epilogue_rows(p, finished.m0 + row_offset);
+      load_epilogue_columns(next, p, finished.n0, 0);
+    }
 #pragma unroll
-    for (int kb = 0; kb < kPromoteBlocks; ++kb) {
+    for (int kb = 0; kb < kFirstChunkBlocks; ++kb) {
       const bool has_block = kb < k_blocks;
       if (has_block) ring.issue_k_block(s, acc, row_offset, kb == 0);
-      if (finished_tile) store_tile_piece(sum, p, finished.m0 + row_offset, finished.n0, kb);
+      if (finished_tile) {
+        EpilogueColumns current[kGroupsPerBlock];
+#pragma unroll
+        for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
+        if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
+        store_epilogue_columns(sum, p, rows, current, finished.n0, kb);
+      }
       if (has_block) ring.release_previous(s);
     }
     ring.drain(s, acc);
 #pragma unroll
     for (int i = 0; i < 64; ++i) sum[i] = acc[i];
     // The other chunks.
-    for (int chunk = kPromoteBlocks; chunk < k_blocks; chunk += kPromoteBlocks) {
+    for (int chunk = kFirstChunkBlocks; chunk < k_blocks; chunk += kPromoteBlocks) {
       const int chunk_blocks = min(kPromoteBlocks, k_blocks - chunk);
       for (int kb = 0; kb < chunk_blocks; ++kb) {
         ring.issue_k_block(s, acc, row_offset, kb == 0);
@@ -351,9 +402,13 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     finished = t;
   }
   if (finished_tile) {
+    const EpilogueRows rows = epilogue_rows(p, finished.m0 + row_offset);
 #pragma unroll
-    for (int piece = 0; piece < kEpiloguePieces; ++piece)
-      store_tile_piece(sum, p, finished.m0 + row_offset, finished.n0, piece);
+    for (int block = 0; block < kFirstChunkBlocks; ++block) {
+      EpilogueColumns columns[kGroupsPerBlock];
+      load_epilogue_columns(columns, p, finished.n0, block);
+      store_epilogue_columns(sum, p, rows, columns, finished.n0, block);
+    }
   }
 }
 

@@ -16,8 +16,11 @@ constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
 constexpr int kWgmmaStages = 3;
-// Partial sums leave the tensor-core accumulators for fp32 registers every this many of K.
+// Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
+// in the first chunk of each tile, which spans kWgmmaFirstChunkK: the previous tile's epilogue
+// runs in its gaps, one column group per k block.
 constexpr int kWgmmaPromoteK = 256;
+constexpr int kWgmmaFirstChunkK = 1024;
 
 // The row stride (in fp16) of the split operands: k rounded up to 8, the 16 bytes TMA needs.
 int64_t wgmma_split_row_stride(int64_t k);

@@ -86,6 +86,7 @@ class WgmmaBackend final : public Backend {
             {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
             {"stages", kWgmmaStages},
             {"promote_every_k", kWgmmaPromoteK},
+            {"first_chunk_k", kWgmmaFirstChunkK},
             {"ctas", ctas_},
             {"threads", 384},
             {"shared_bytes", wgmma_layer_shared_bytes()},

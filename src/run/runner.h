@@ -10,7 +10,6 @@
 #include "backends/backend.h"
 #include "config/run_config.h"
 #include "env/environment.h"
-#include "backends/backend.h"
 #include "timing/series.h"
 #include "timing/timer.h"
 #include "verify/verify.h"

@@ -8,8 +8,6 @@
 // through memory and two launch tails. Each segment is padded to a multiple of 4 columns
 // (16-byte rows); the padding is zero in both operands. Then the fused bias+Mish+Mish kernel, in
 // place, or from a row-padded product when n is not a multiple of 8 (padded_output_columns).
-#include <fmt/format.h>
-
 #include <cstdint>
 #include <optional>
 
@@ -37,11 +35,8 @@ class ThreeTf32Backend final : public Backend {
   bool prepacks_weights() const override { return true; }
 
   Support supports(const Problem& problem, const DeviceInfo*) const override {
-    const int64_t width = kSplitSegments * round_up(problem.k, kColumnAlignment);
-    if (width > INT32_MAX)
-      return {false, fmt::format("k={} makes the concatenated K' = {} wider than cuBLAS's int "
-                                 "leading dimension", problem.k, width)};
-    return {};
+    return concatenated_k_support(problem.k,
+                                  kSplitSegments * round_up(problem.k, kColumnAlignment));
   }
 
   void setup(const Problem& problem, const Tensors&, cudaStream_t) override {

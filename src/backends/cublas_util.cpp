@@ -1,5 +1,8 @@
 #include "backends/cublas_util.h"
 
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -48,6 +51,13 @@ void gemm_xwt(cublasHandle_t handle, const XwtGemm& gemm, const void* x, const v
         gemm.operand_batch_offset, x, gemm.operand_type, ld, gemm.operand_batch_offset, &gemm.beta,
         y, CUDA_R_32F, n, gemm.y_batch_stride, gemm.batch, gemm.compute, CUBLAS_GEMM_DEFAULT));
   }
+}
+
+Support concatenated_k_support(int64_t k, int64_t width) {
+  if (width > INT32_MAX)
+    return {false, fmt::format("k={} makes the concatenated K' = {} wider than cuBLAS's int "
+                               "leading dimension", k, width)};
+  return {};
 }
 
 }  // namespace mish

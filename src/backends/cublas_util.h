@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "backends/backend.h"
 #include "problem/problem.h"
 
 namespace mish {
@@ -53,5 +54,9 @@ struct XwtGemm {
 };
 void gemm_xwt(cublasHandle_t handle, const XwtGemm& gemm, const void* x, const void* w, float* y,
               cudaStream_t stream);
+
+// Whether operand rows of `width` elements, K concatenated from a problem's k, fit cuBLAS's int
+// leading dimension; the reason names k and the width when they do not.
+Support concatenated_k_support(int64_t k, int64_t width);
 
 }  // namespace mish

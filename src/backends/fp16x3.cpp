@@ -62,12 +62,9 @@ class Fp16x3Backend final : public Backend {
   }
 
   Support supports(const Problem& problem, const DeviceInfo*) const override {
-    const int64_t widest = round_up(kSplitSegments * round_up(problem.k, kColumnAlignment),
-                                    kColumnAlignment * chunks_);
-    if (widest > INT32_MAX)
-      return {false, fmt::format("k={} makes the concatenated K' = {} wider than cuBLAS's int "
-                                 "leading dimension", problem.k, widest)};
-    return {};
+    return concatenated_k_support(
+        problem.k, round_up(kSplitSegments * round_up(problem.k, kColumnAlignment),
+                            kColumnAlignment * chunks_));
   }
 
   void setup(const Problem& problem, const Tensors&, cudaStream_t) override {

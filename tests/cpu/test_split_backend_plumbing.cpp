@@ -35,6 +35,24 @@ TEST(SplitBackends, RegisteredAfterCublasLtAndBeforeCpu) {
   EXPECT_LT(at("fp16x3"), at("cpu"));
 }
 
+// K' = 3K (rounded up) must fit cuBLAS's int leading dimension: k = 715 827 880 gives a K' just
+// below 2^31 for 3xtf32, and k = 715 827 883 one just above for both split backends.
+TEST(SplitBackends, ConcatenatedKMustFitAnIntLeadingDimension) {
+  Problem fits;
+  fits.k = 715827880;
+  EXPECT_TRUE(backend_named("3xtf32")->supports(fits, nullptr).ok);
+  for (const char* name : {"3xtf32", "fp16x3"}) {
+    Problem wide;
+    wide.k = 715827883;
+    const Support support = backend_named(name)->supports(wide, nullptr);
+    EXPECT_FALSE(support.ok) << name;
+    EXPECT_NE(support.reason.find("k=715827883 makes the concatenated K' = "), std::string::npos)
+        << name << ": " << support.reason;
+    EXPECT_NE(support.reason.find("wider than cuBLAS's int leading dimension"), std::string::npos)
+        << name << ": " << support.reason;
+  }
+}
+
 TEST(SplitBackends, MathModeAccuracyClassAndPasses) {
   struct Expected {
     const char* name;

@@ -1,10 +1,13 @@
 // The device Mish (launch_bias_mish without bias) agrees with the host build of the same mish(),
-// once and twice applied, through both the float4 and the scalar kernel. The bound: expf is within
-// 2 ulp on the device (CUDA's documented maximum) and within 1 on the host, the formula passes that
-// relative error through almost unchanged (n(n+2) / (n(n+2) + 2) damps it), the device quotient is
-// within 1 ulp (reciprocal plus one Newton step, mish.cuh) where the host's is correctly rounded,
-// and two more correctly rounded operations follow: 4 ulp per application, so 8 when a second Mish
-// works on the first one's result.
+// once and twice applied, through both the float4 and the scalar kernel. The bound, per
+// application: the device exp is within 2 + |x| ulp (mish_exp: ex2.approx, 2 ulp, on a product
+// rounded to fp32) and the host's expf within 1; for x < 0 the formula passes that relative error
+// through at most unchanged, for x > 0 n(n+2) / (n(n+2) + 2) damps the |x| part away; the device
+// quotient is within 1 ulp (reciprocal plus one Newton step) where the host's is correctly rounded,
+// and one more correctly rounded multiplication follows: 4 ulp, plus |x| for x < 0. A second Mish
+// works on the first one's result (>= -0.31), so twice applied the bound is 8 ulp, plus |x| for
+// x < 0. The device exp flushes results below fp32's smallest normal (x < -87) to zero, so where
+// the host's Mish is subnormal the device's may be zero.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -48,7 +51,7 @@ struct Case {
 
 class DeviceMish : public ::testing::TestWithParam<Case> {};
 
-TEST_P(DeviceMish, AgreesWithHostWithinFourUlpPerApplication) {
+TEST_P(DeviceMish, AgreesWithHostWithinItsUlpBound) {
   MISH_REQUIRE_GPU();
   const auto [mish_count, one_row] = GetParam();
   const std::vector<float> x = sweep_inputs();
@@ -59,17 +62,23 @@ TEST_P(DeviceMish, AgreesWithHostWithinFourUlpPerApplication) {
   std::vector<float> device(x.size());
   MISH_CUDA_CHECK(cudaMemcpy(device.data(), y.get(), y.bytes(), cudaMemcpyDeviceToHost));
 
-  int64_t worst = 0;
+  int64_t worst_excess = std::numeric_limits<int64_t>::min();  // ulps over the bound
   size_t worst_at = 0;
+  std::vector<float> host(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    float host = x[i];
-    for (int c = 0; c < mish_count; ++c) host = mish(host);
+    host[i] = x[i];
+    for (int c = 0; c < mish_count; ++c) host[i] = mish(host[i]);
     ASSERT_TRUE(std::isfinite(device[i])) << "x = " << x[i];
-    const int64_t d = ulp_distance(device[i], host);
-    if (d > worst) worst = d, worst_at = i;
+    if (std::fabs(host[i]) < std::numeric_limits<float>::min() && device[i] == 0.0f) continue;
+    // The exponent's error shows for x < 0 only; mish() clamps x at -110 before the exp.
+    const float negative_part = std::fmin(std::fmax(-x[i], 0.0f), 110.0f);
+    const int64_t bound = 4 * mish_count + static_cast<int64_t>(std::ceil(negative_part));
+    const int64_t excess = ulp_distance(device[i], host[i]) - bound;
+    if (excess > worst_excess) worst_excess = excess, worst_at = i;
   }
-  RecordProperty("worst_ulps", std::to_string(worst));
-  EXPECT_LE(worst, 4 * mish_count) << "x = " << x[worst_at] << ": device " << device[worst_at];
+  RecordProperty("worst_ulps_over_bound", std::to_string(worst_excess));
+  EXPECT_LE(worst_excess, 0) << "x = " << x[worst_at] << ": device " << device[worst_at]
+                             << ", host " << host[worst_at];
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, DeviceMish,

@@ -402,12 +402,22 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     finished = t;
   }
   if (finished_tile) {
+    // No next tile to hide behind: the column operands are loaded kFinalPrefetch blocks ahead,
+    // so their latency overlaps the Mish of the blocks before.
+    constexpr int kFinalPrefetch = 4;
     const EpilogueRows rows = epilogue_rows(p, finished.m0 + row_offset);
+    EpilogueColumns ahead[kFinalPrefetch][kGroupsPerBlock];
+#pragma unroll
+    for (int block = 0; block < kFinalPrefetch; ++block)
+      load_epilogue_columns(ahead[block], p, finished.n0, block);
 #pragma unroll
     for (int block = 0; block < kFirstChunkBlocks; ++block) {
-      EpilogueColumns columns[kGroupsPerBlock];
-      load_epilogue_columns(columns, p, finished.n0, block);
-      store_epilogue_columns(sum, p, rows, columns, finished.n0, block);
+      EpilogueColumns current[kGroupsPerBlock];
+#pragma unroll
+      for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = ahead[block % kFinalPrefetch][g];
+      if (block + kFinalPrefetch < kFirstChunkBlocks)
+        load_epilogue_columns(ahead[block % kFinalPrefetch], p, finished.n0, block + kFinalPrefetch);
+      store_epilogue_columns(sum, p, rows, current, finished.n0, block);
     }
   }
 }

@@ -7,7 +7,7 @@
 // dropped xl.wl term and the rounding of lo are both ~2^-22 relative, below fp32's 2^-24 ulp once
 // summed over K. fp16 x fp16 products are exact in the tensor core; what loses bits is the
 // tensor core's own fp32 accumulation, which truncates and so drifts as K grows. Hence promotion:
-// each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 1024) is
+// each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 512) is
 // accumulated in the wgmma accumulators (started from zero), then added into separate fp32
 // registers with ordinary round-to-nearest FADDs. Undoing the scales is two exact multiplications
 // by powers of two.

@@ -50,7 +50,8 @@ constexpr int kBlockK = kWgmmaBlockK;
 constexpr int kStages = kWgmmaStages;
 [[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
 constexpr int kConsumerWarpgroups = 2;
-constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
+constexpr int kThreads = kWgmmaThreads;
+static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
 [[maybe_unused]] constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a stage
 static_assert(kTileM == kTileN, "one TMA box shape serves both operands");

@@ -16,6 +16,8 @@ constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
 constexpr int kWgmmaStages = 3;
+// Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
+constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
 // in the first chunk of each tile, which spans kWgmmaFirstChunkK: the previous tile's epilogue
 // runs in its gaps, two column groups per k block. (256 would crowd it into four k blocks, ~3 % more

@@ -88,7 +88,7 @@ class WgmmaBackend final : public Backend {
             {"promote_every_k", kWgmmaPromoteK},
             {"first_chunk_k", kWgmmaFirstChunkK},
             {"ctas", ctas_},
-            {"threads", 384},
+            {"threads", kWgmmaThreads},
             {"shared_bytes", wgmma_layer_shared_bytes()},
             {"kernels_per_run", 2},
             {"tensor_core_passes", 3},

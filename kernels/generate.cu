@@ -17,7 +17,8 @@ __global__ void generate_kernel(Distribution dist, uint64_t seed, Tensor tensor,
 void generate_on_device(Distribution dist, uint64_t seed, Tensor tensor, float* out, uint64_t count,
                         uint64_t row_length, float bound, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  generate_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(dist, seed, tensor, out, count, row_length, bound);
+  generate_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(
+      dist, seed, tensor, out, count, row_length, bound);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

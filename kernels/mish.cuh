@@ -3,10 +3,10 @@
 // PyTorch defines mish(x) = x * tanh(softplus(x)) = x * tanh(log1p(exp(x))). With n = e^x,
 // tanh(log1p(n)) = ((1+n)^2 - 1) / ((1+n)^2 + 1) = n(n+2) / (n(n+2) + 2), which needs one exp and
 // one division and has no cancellation: n(n+2) > 0 for every finite x. n(n+2) would overflow from
-// x ~ 44, so the exponent is clamped at 20, where the factor is exactly 1 in fp32 (it already rounds
-// to 1 from x ~ 9; the device quotient below also gives exactly 1 there), and at -110, below which
-// e^x is 0 in fp32 anyway: mish(x) = x * factor for every x, straight-line code the compiler can
-// interleave across independent elements.
+// x ~ 44, so the exponent is clamped at 20, where the factor is exactly 1 in fp32 (it already
+// rounds to 1 from x ~ 9; the device quotient below also gives exactly 1 there), and at -110,
+// below which e^x is 0 in fp32 anyway: mish(x) = x * factor for every x, straight-line code the
+// compiler can interleave across independent elements.
 // tanh.approx (2^-11 relative error) is never used.
 #pragma once
 #include <cmath>

@@ -1,10 +1,10 @@
 // Operand preparation for the split-precision backends (tf32 x3, bf16, fp16 x3).
 //
 // All three are memory-bound elementwise passes. The TF32 and bf16 ones are flat grid-stride
-// loops (TF32 writing the three segments of a concatenated-K operand). The fp16 one needs each row's largest magnitude before it can scale the row, so it runs
-// one block per row: a block-wide max reduction, then a second sweep over the row (now in L1/L2)
-// that scales by 2^e (exact), splits into hi/lo and writes the three segments of the
-// concatenated-K operand in one go.
+// loops (TF32 writing the three segments of a concatenated-K operand). The fp16 one needs each
+// row's largest magnitude before it can scale the row, so it runs one block per row: a block-wide
+// max reduction, then a second sweep over the row (now in L1/L2) that scales by 2^e (exact),
+// splits into hi/lo and writes the three segments of the concatenated-K operand in one go.
 #include "cuda_check.cuh"
 #include "grid_stride.cuh"
 #include "split.cuh"
@@ -77,7 +77,8 @@ void launch_split_tf32_rows(const float* src, int64_t rows, int64_t cols, float*
 
 void launch_round_to_bf16(const float* src, __nv_bfloat16* dst, uint64_t count,
                           cudaStream_t stream) {
-  round_to_bf16_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(src, dst, count);
+  round_to_bf16_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(src, dst,
+                                                                                     count);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

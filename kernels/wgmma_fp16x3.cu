@@ -13,8 +13,9 @@
 // by powers of two.
 //
 // Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
-// walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in flight
-// share each W tile through L2 while x (32 MiB as hi+lo at the default size) stays L2-resident.
+// walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in
+// flight share each W tile through L2 while x (32 MiB as hi+lo at the default size) stays
+// L2-resident.
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.2d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
@@ -416,8 +417,9 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
       EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
       for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = ahead[block % kFinalPrefetch][g];
-      if (block + kFinalPrefetch < kFirstChunkBlocks)
-        load_epilogue_columns(ahead[block % kFinalPrefetch], p, finished.n0, block + kFinalPrefetch);
+      const int ahead_block = block + kFinalPrefetch;
+      if (ahead_block < kFirstChunkBlocks)
+        load_epilogue_columns(ahead[block % kFinalPrefetch], p, finished.n0, ahead_block);
       store_epilogue_columns(sum, p, rows, current, finished.n0, block);
     }
   }

@@ -20,9 +20,9 @@ constexpr int kWgmmaStages = 3;
 constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
 // in the first chunk of each tile, which spans kWgmmaFirstChunkK: the previous tile's epilogue
-// runs in its gaps, two column groups per k block. (256 would crowd it into four k blocks, ~3 % more
-// cycles; 1024 took as many cycles as 512 but lets the fp32 accumulation drift: on unit-variance
-// inputs, 5143 mismatches at 1e-4 against 71-91 at 512 and 15-22 at 256.)
+// runs in its gaps, two column groups per k block. (256 would crowd it into four k blocks, ~3 %
+// more cycles; 1024 took as many cycles as 512 but lets the fp32 accumulation drift: on
+// unit-variance inputs, 5143 mismatches at 1e-4 against 71-91 at 512 and 15-22 at 256.)
 constexpr int kWgmmaPromoteK = 256;
 constexpr int kWgmmaFirstChunkK = 512;
 

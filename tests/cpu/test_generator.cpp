@@ -94,7 +94,8 @@ TEST_P(GeneratorPerDistribution, TensorsAreIndependentStreams) {
   EXPECT_LT(equal_nonzero, in.x.size() / 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDistributions, GeneratorPerDistribution, kAllDistributions, distribution_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDistributions, GeneratorPerDistribution, kAllDistributions,
+                         distribution_param_name);
 
 TEST(GeneratorDistribution, KernelbenchMatchesTorchRandAndLinearInit) {
   const Problem p = make_problem(Distribution::kernelbench, 64, 1024, 4096);

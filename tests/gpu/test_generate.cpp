@@ -46,7 +46,8 @@ TEST_P(DeviceGenerator, MatchesHostBitForBit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDistributions, DeviceGenerator, kAllDistributions, distribution_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDistributions, DeviceGenerator, kAllDistributions,
+                         distribution_param_name);
 
 }  // namespace
 }  // namespace mish

@@ -10,6 +10,7 @@
 #include "epilogue.cuh"
 #include "grid_stride.cuh"
 #include "mish.cuh"
+#include "rounding.h"
 
 namespace mish {
 namespace {
@@ -87,8 +88,6 @@ void launch_for_count(float* y, const Params& p, const EpilogueLaunch& launch, i
   }
 }
 
-bool aligned16(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
-
 // Floats between the rows the epilogue reads: y's own (cols), or the partials' row_stride if set.
 int64_t source_row_stride(const EpilogueSource& source, int64_t cols) {
   return source.partials != nullptr && source.row_stride != 0 ? source.row_stride : cols;
@@ -102,7 +101,8 @@ EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, con
                                int64_t rows, int64_t cols) {
   constexpr int kThreads = 256;
   const float* input = source.partials != nullptr ? source.partials : y;
-  const bool vectorizable = cols % 4 == 0 && aligned16(y) && aligned16(input) && aligned16(bias) &&
+  const bool vectorizable = cols % 4 == 0 && is_aligned(y, 16) && is_aligned(input, 16) &&
+                            is_aligned(bias, 16) &&
                             (source.partials == nullptr || source.partial_stride % 4 == 0) &&
                             source_row_stride(source, cols) == cols;
   EpilogueLaunch launch;

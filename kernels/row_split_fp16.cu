@@ -3,6 +3,7 @@
 // up to k = 8192 in the vectorized form) and written once as hi + lo. Rows whose length is a
 // multiple of 4 go four elements at a time (16-byte loads, 8-byte stores); others one at a time.
 #include "cuda_check.cuh"
+#include "rounding.h"
 #include "row_split_fp16.cuh"
 #include "split_precision.cuh"
 
@@ -102,16 +103,12 @@ __global__ void __launch_bounds__(kThreads)
     write_split(load_group<kWidth>(in + g * kWidth), scale, hi + g * kWidth, lo + g * kWidth);
 }
 
-bool aligned(const void* pointer, uintptr_t bytes) {
-  return reinterpret_cast<uintptr_t>(pointer) % bytes == 0;
-}
-
 }  // namespace
 
 void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, __half* split,
                            int64_t split_row_stride, float* unscale, cudaStream_t stream) {
   const bool vectorized =
-      cols % 4 == 0 && split_row_stride % 4 == 0 && aligned(src, 16) && aligned(split, 8);
+      cols % 4 == 0 && split_row_stride % 4 == 0 && is_aligned(src, 16) && is_aligned(split, 8);
   const unsigned blocks = static_cast<unsigned>(rows);
   if (vectorized) {
     row_split_fp16_kernel<4>

@@ -71,8 +71,8 @@ __device__ float block_max(float v) {
 
 template <int kWidth>
 __global__ void __launch_bounds__(kThreads)
-    row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, __half* split,
-                          int64_t split_row_stride, float* unscale) {
+    row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, int top_exponent,
+                          __half* split, int64_t split_row_stride, float* unscale) {
   const int64_t row = blockIdx.x;
   const float* in = src + row * cols;
   const int64_t groups = cols / kWidth;
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kThreads; g < groups; g += kThreads)
     row_max = fmaxf(row_max, max_abs(load_group<kWidth>(in + g * kWidth)));
-  const int e = fp16_row_scale_exponent(block_max(row_max));
+  const int e = fp16_row_scale_exponent(block_max(row_max), top_exponent);
   const float scale = ldexpf(1.0f, e);  // |e| <= 120: exact, normal
   if (threadIdx.x == 0) unscale[row] = ldexpf(1.0f, -e);
 
@@ -105,17 +105,20 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, __half* split,
-                           int64_t split_row_stride, float* unscale, cudaStream_t stream) {
+void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, int top_exponent,
+                           __half* split, int64_t split_row_stride, float* unscale,
+                           cudaStream_t stream) {
   const bool vectorized =
       cols % 4 == 0 && split_row_stride % 4 == 0 && is_aligned(src, 16) && is_aligned(split, 8);
   const unsigned blocks = static_cast<unsigned>(rows);
   if (vectorized) {
     row_split_fp16_kernel<4>
-        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, split, split_row_stride, unscale);
+        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
+                                          unscale);
   } else {
     row_split_fp16_kernel<1>
-        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, split, split_row_stride, unscale);
+        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
+                                          unscale);
   }
   MISH_CUDA_CHECK_LAUNCH();
 }

@@ -62,10 +62,11 @@ MISH_HD Tf32Split split_tf32(float v) {
 constexpr int kFp16RowTopExponent = 13;
 constexpr int kMaxScaleExponent = 120;  // keeps 2^e and 2^-e finite, normal fp32
 
-// Exponent e such that max_abs * 2^e lies in [2^13, 2^14); 0 for an all-zero row (no NaN).
-MISH_HD int fp16_row_scale_exponent(float max_abs) {
+// Exponent e such that max_abs * 2^e lies in [2^top, 2^(top+1)), by default [2^13, 2^14); 0 for an
+// all-zero row (no NaN).
+MISH_HD int fp16_row_scale_exponent(float max_abs, int top_exponent = kFp16RowTopExponent) {
   if (!(max_abs > 0.0f) || max_abs > 3.4e38f) return 0;  // zero, NaN or Inf
-  int e = kFp16RowTopExponent - ilogbf(max_abs);
+  int e = top_exponent - ilogbf(max_abs);
   if (e > kMaxScaleExponent) e = kMaxScaleExponent;
   if (e < -kMaxScaleExponent) e = -kMaxScaleExponent;
   return e;

@@ -2,15 +2,23 @@
 // sm_90a kernel on fp16 tensor cores (wgmma) with FP32-level accuracy.
 //
 // Split precision (fp16x3). Each row of x and of W is scaled by a power of two so that its largest
-// magnitude sits in [2^13, 2^14), then split into hi = fp16(v) and lo = fp16(v - hi)
-// (row_split_fp16.cu). Then x.w = 2^-(ex+ew) * (xh.wh + xh.wl + xl.wh) + O(2^-22 |x||w|): the
-// dropped xl.wl term and the rounding of lo are both ~2^-22 relative, below fp32's 2^-24 ulp once
-// summed over K. fp16 x fp16 products are exact in the tensor core; what loses bits is the
-// tensor core's own fp32 accumulation, which truncates and so drifts as K grows. Hence promotion:
-// each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 512) is
-// accumulated in the wgmma accumulators (started from zero), then added into separate fp32
-// registers with ordinary round-to-nearest FADDs. Undoing the scales is two exact multiplications
-// by powers of two.
+// magnitude sits in [2^4, 2^5) (kWgmmaRowTopExponent), then split into hi = fp16(v) and
+// lo = fp16(v - hi) (row_split_fp16.cu). Then x.w = 2^-(ex+ew) * (xh.wh + xh.wl + xl.wh) +
+// O(2^-22 |x||w|): the dropped xl.wl term and the rounding of lo are both ~2^-22 relative, below
+// fp32's 2^-24 ulp once summed over K. fp16 x fp16 products are exact in the tensor core; what
+// loses bits is the tensor core's own accumulation, which truncates and so drifts as K grows.
+// Hence two measures:
+// - Promotion: each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 512)
+//   is accumulated in the wgmma accumulators (started from zero), then added into separate fp32
+//   registers with ordinary round-to-nearest FADDs.
+// - The main product xh.wh has fp32 accumulators of its own; the two corrections xh.wl + xl.wh,
+//   ~2^-11 of it, share fp16 accumulators, whose 11 bits relative to the corrections are ~2^-22
+//   of the main product. Against one fp32 accumulator for all three this halved the max error
+//   (the corrections no longer round against the main product's size), and at the card's power
+//   cap, where energy sets the speed, it ran 1-3 % faster despite 3.5 % more cycles
+//   (docs/perf-notes.md, v8). The low row scale keeps the corrections' chunk sums far inside
+//   fp16's range (kWgmmaRowTopExponent).
+// Undoing the scales is two exact multiplications by powers of two.
 //
 // Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
 // walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in
@@ -21,10 +29,10 @@
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
 //     kWgmmaStages-deep shared-memory ring (64 KiB a stage), guarded by full/empty mbarriers.
 //     It gives most of its registers to the consumers (setmaxnreg).
-//   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block and per
-//     k16 step, three wgmma.m64n128k16.f32.f16.f16 with both operands from shared memory (K-major):
-//     xh*wh, xh*wl, xl*wh. One wgmma group stays in flight while the next is issued; a stage is
-//     released as soon as the group that read it has completed.
+//   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
+//     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
+//     both operands from shared memory (K-major). One wgmma group stays in flight while the next
+//     is issued; a stage is released as soon as the group that read it has completed.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
 // It runs one column group at a time between the wgmma groups of the next tile's first chunk, so
@@ -152,12 +160,6 @@ __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
 
-// Keeps the compiler from moving accumulator reads or writes across a wgmma wait.
-__device__ __forceinline__ void pin_accumulators(float (&d)[64]) {
-#pragma unroll
-  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
 // d (+)= A[64 x 16] * B[128 x 16]^T; `accumulate` = 0 starts from zero.
 __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a, uint64_t b,
                                                  uint32_t accumulate) {
@@ -183,6 +185,27 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a, uin
         "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),
         "+f"(d[62]), "+f"(d[63])
+      : "l"(a), "l"(b), "r"(accumulate));
+}
+
+// d (+)= A[64 x 16] * B[128 x 16]^T with fp16 accumulators: 32 registers, each two adjacent
+// columns of the fp32 layout above (element 4j+q sits in register 2j + q/2, half q%2).
+__device__ __forceinline__ void wgmma_m64n128k16_f16(uint32_t (&d)[32], uint64_t a, uint64_t b,
+                                                     uint32_t accumulate) {
+  asm volatile(
+      "{\n"
+      ".reg .pred acc;\n"
+      "setp.ne.b32 acc, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+      "}, %32, %33, acc, 1, 1, 0, 0;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]),
+        "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]),
+        "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]),
+        "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]),
+        "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
       : "l"(a), "l"(b), "r"(accumulate));
 }
 
@@ -301,6 +324,28 @@ __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
   }
 }
 
+// The tensor-core accumulators of one K chunk: the main product xh*wh in fp32, the two correction
+// products xh*wl + xl*wh in fp16 (see the header comment).
+struct ChunkAccumulators {
+  float main[64];
+  uint32_t corrections[32];  // fp16 pairs, see wgmma_m64n128k16_f16
+
+  // Keeps the compiler from moving accumulator reads or writes across a wgmma wait.
+  __device__ __forceinline__ void pin() {
+#pragma unroll
+    for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(main[i])::"memory");
+#pragma unroll
+    for (int i = 0; i < 32; ++i) asm volatile("" : "+r"(corrections[i])::"memory");
+  }
+
+  // Element i of the chunk's sum, in fp32.
+  __device__ __forceinline__ float total(int i) const {
+    const uint32_t pair = corrections[i / 2];
+    const uint16_t bits = static_cast<uint16_t>(i % 2 == 0 ? pair & 0xffffu : pair >> 16);
+    return main[i] + __half2float(__ushort_as_half(bits));
+  }
+};
+
 // A consumer warpgroup's walk through the shared-memory ring: which k block (step) comes next and
 // which stage the wgmma group still in flight reads.
 struct ConsumerRing {
@@ -308,9 +353,9 @@ struct ConsumerRing {
   int held_stage = -1;
 
   // Waits for the next k block and issues its 3 x 4 wgmmas as one group (not waited for).
-  // `first_of_chunk`: the first product overwrites the accumulators (scale-d = 0).
-  __device__ __forceinline__ void issue_k_block(SharedStorage& s, float (&acc)[64], int row_offset,
-                                                bool first_of_chunk) {
+  // `first_of_chunk`: the first product into each accumulator set overwrites it (scale-d = 0).
+  __device__ __forceinline__ void issue_k_block(SharedStorage& s, ChunkAccumulators& acc,
+                                                int row_offset, bool first_of_chunk) {
     const int stage = step % kStages;
     mbarrier_wait(&s.full[stage], (step / kStages) & 1);
     const StageTiles& in = s.stages[stage];
@@ -319,12 +364,19 @@ struct ConsumerRing {
     const uint64_t w_hi = smem_descriptor(in.w_hi);
     const uint64_t w_lo = smem_descriptor(in.w_lo);
     wgmma_fence();
+    // The main products first, then the corrections (as many cycles as the three products of each
+    // k16 in turn, and 1-2 % less time at the power cap).
 #pragma unroll
     for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
       const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
-      wgmma_m64n128k16(acc, x_hi + k_offset, w_hi + k_offset, !first_of_chunk || k16 > 0);
-      wgmma_m64n128k16(acc, x_hi + k_offset, w_lo + k_offset, 1u);
-      wgmma_m64n128k16(acc, x_lo + k_offset, w_hi + k_offset, 1u);
+      wgmma_m64n128k16(acc.main, x_hi + k_offset, w_hi + k_offset, !first_of_chunk || k16 > 0);
+    }
+#pragma unroll
+    for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
+      const uint64_t k_offset = (k16 * 32) >> 4;
+      const uint32_t accumulate = !first_of_chunk || k16 > 0;
+      wgmma_m64n128k16_f16(acc.corrections, x_hi + k_offset, w_lo + k_offset, accumulate);
+      wgmma_m64n128k16_f16(acc.corrections, x_lo + k_offset, w_hi + k_offset, 1u);
     }
     wgmma_commit();
   }
@@ -339,9 +391,9 @@ struct ConsumerRing {
   }
 
   // Waits for every issued group (the accumulators are final) and releases the last stage.
-  __device__ __forceinline__ void drain(SharedStorage& s, float (&acc)[64]) {
+  __device__ __forceinline__ void drain(SharedStorage& s, ChunkAccumulators& acc) {
     wgmma_wait<0>();
-    pin_accumulators(acc);
+    acc.pin();
     __syncwarp();
     if (threadIdx.x % 32 == 0 && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
     held_stage = -1;
@@ -356,7 +408,7 @@ struct ConsumerRing {
 // which therefore assigns instead of adding. The CTA's last tile is stored after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
-  float acc[64];  // the tensor-core accumulators of the current K chunk
+  ChunkAccumulators acc;  // the tensor-core accumulators of the current K chunk
   float sum[64];  // promoted fp32 sums of the tile (until the next tile's first promotion: the
                   // finished tile, being stored)
   const int row_offset = consumer * kRowsPerConsumer;
@@ -388,7 +440,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     }
     ring.drain(s, acc);
 #pragma unroll
-    for (int i = 0; i < 64; ++i) sum[i] = acc[i];
+    for (int i = 0; i < 64; ++i) sum[i] = acc.total(i);
     // The other chunks.
     for (int chunk = kFirstChunkBlocks; chunk < k_blocks; chunk += kPromoteBlocks) {
       const int chunk_blocks = min(kPromoteBlocks, k_blocks - chunk);
@@ -398,7 +450,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
       }
       ring.drain(s, acc);
 #pragma unroll
-      for (int i = 0; i < 64; ++i) sum[i] += acc[i];
+      for (int i = 0; i < 64; ++i) sum[i] += acc.total(i);
     }
     finished_tile = true;
     finished = t;

@@ -22,9 +22,15 @@ constexpr int kWgmmaThreads = 384;
 // in the first chunk of each tile, which spans kWgmmaFirstChunkK: the previous tile's epilogue
 // runs in its gaps, two column groups per k block. (256 would crowd it into four k blocks, ~3 %
 // more cycles; 1024 took as many cycles as 512 but lets the fp32 accumulation drift: on
-// unit-variance inputs, 5143 mismatches at 1e-4 against 71-91 at 512 and 15-22 at 256.)
+// unit-variance inputs, measured when one fp32 accumulator took all three products, 5143
+// mismatches at 1e-4 against 71-91 at 512 and 15-22 at 256.)
 constexpr int kWgmmaPromoteK = 256;
 constexpr int kWgmmaFirstChunkK = 512;
+// Rows of x and W are scaled so that their largest magnitude sits in [2^4, 2^5) before the split:
+// low enough that a chunk's two correction products (each ~2^-11 of the main one) sum in fp16
+// accumulators without overflow (|xh wl| < 2^5 * 2^-6 per term, < 2^9 over 1024 terms), while
+// fp16's subnormal step (2^-24) keeps lo's rounding below 2^-29 of the row's largest magnitude.
+constexpr int kWgmmaRowTopExponent = 4;
 
 // The row stride (in fp16) of the split operands: k rounded up to 8, the 16 bytes TMA needs.
 int64_t wgmma_split_row_stride(int64_t k);

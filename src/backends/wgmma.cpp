@@ -68,13 +68,13 @@ class WgmmaBackend final : public Backend {
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.w, problem_.n, problem_.k, w_split_.get(), split_row_stride_,
-                          w_unscale_.get(), stream);
+    launch_row_split_fp16(t.w, problem_.n, problem_.k, kWgmmaRowTopExponent, w_split_.get(),
+                          split_row_stride_, w_unscale_.get(), stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.x, problem_.m, problem_.k, x_split_.get(), split_row_stride_,
-                          x_unscale_.get(), stream);
+    launch_row_split_fp16(t.x, problem_.m, problem_.k, kWgmmaRowTopExponent, x_split_.get(),
+                          split_row_stride_, x_unscale_.get(), stream);
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
@@ -85,6 +85,9 @@ class WgmmaBackend final : public Backend {
     return {{"scheme", "fp16x3: per-row power-of-two scales, x.w ~ xh.wh + xh.wl + xl.wh"},
             {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
             {"stages", kWgmmaStages},
+            {"accumulators", "xh.wh in fp32, xh.wl + xl.wh in fp16"},
+            {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,
+                                      kWgmmaRowTopExponent + 1)},
             {"promote_every_k", kWgmmaPromoteK},
             {"first_chunk_k", kWgmmaFirstChunkK},
             {"ctas", ctas_},

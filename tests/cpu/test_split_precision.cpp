@@ -86,6 +86,17 @@ TEST(SplitPrecision, RowScaleExponentBringsMaxInto2To13Through2To14) {
   EXPECT_EQ(fp16_row_scale_exponent(0x1p14f), -1);
 }
 
+TEST(SplitPrecision, RowScaleExponentHonoursAChosenTop) {
+  for (int top : {4, -3, 13}) {
+    for (float max_abs : random_floats(20000, -100, 100, 7)) {
+      max_abs = std::fabs(max_abs);
+      const float scaled = std::ldexp(max_abs, fp16_row_scale_exponent(max_abs, top));
+      ASSERT_GE(scaled, std::ldexp(1.0f, top)) << max_abs << " top " << top;
+      ASSERT_LT(scaled, std::ldexp(1.0f, top + 1)) << max_abs << " top " << top;
+    }
+  }
+}
+
 TEST(SplitPrecision, RowScalingIsExact) {
   std::vector<float> row = random_floats(4096, -20, 3, 4);
   float max_abs = 0.0f;
@@ -120,6 +131,21 @@ TEST(SplitPrecision, Fp16SplitReconstructsWithin2ToMinus22NearTheRowMax) {
     const double sum = double(__half2float(s.hi)) + double(__half2float(s.lo));
     ASSERT_LE(relative_error(sum, v), 0x1p-22) << v;
     ASSERT_LE(std::fabs(__half2float(s.hi)), 65504.0f);
+  }
+}
+
+TEST(SplitPrecision, Fp16SplitOfALowScaledRowLosesBelow2ToMinus29OfTheRowMax) {
+  // A row scaled to peak in [2^4, 2^5) (the wgmma kernel's scaling): values within seven binades
+  // of the peak keep 22 bits; below that lo (then hi) turns subnormal, and fp16's subnormal step
+  // 2^-24 bounds the loss by 2^-25, below 2^-29 of the row's largest magnitude.
+  for (float v : random_floats(200000, -30, 5, 9)) {
+    const HalfSplit s = split_fp16(v);
+    const double sum = double(__half2float(s.hi)) + double(__half2float(s.lo));
+    if (std::fabs(v) >= 0x1p-3f) {
+      ASSERT_LE(relative_error(sum, v), 0x1p-22) << v;
+    } else {
+      ASSERT_LE(std::fabs(sum - double(v)), 0x1p-25) << v;
+    }
   }
 }
 

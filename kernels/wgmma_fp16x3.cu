@@ -8,9 +8,10 @@
 // fp32's 2^-24 ulp once summed over K. fp16 x fp16 products are exact in the tensor core; what
 // loses bits is the tensor core's own accumulation, which truncates and so drifts as K grows.
 // Hence two measures:
-// - Promotion: each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 512)
-//   is accumulated in the wgmma accumulators (started from zero), then added into separate fp32
-//   registers with ordinary round-to-nearest FADDs.
+// - Promotion: each K chunk (kWgmmaPromoteK = 256, the first of each tile kWgmmaFirstChunkK = 512
+//   plus any remainder of K beyond whole chunks) is accumulated in the wgmma accumulators (started
+//   from zero), then added into separate fp32 registers with ordinary round-to-nearest FADDs; the
+//   fp16 corrections run on over kWgmmaCorrectionPromoteChunks chunks before theirs.
 // - The main product xh.wh has fp32 accumulators of its own; the two corrections xh.wl + xl.wh,
 //   ~2^-11 of it, share fp16 accumulators, whose 11 bits relative to the corrections are ~2^-22
 //   of the main product. Against one fp32 accumulator for all three this halved the max error
@@ -31,8 +32,12 @@
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
-//     both operands from shared memory (K-major). One wgmma group stays in flight while the next
-//     is issued; a stage is released as soon as the group that read it has completed.
+//     both operands from shared memory (K-major), as two wgmma groups. One k block's groups stay
+//     in flight while the next block's are issued; a stage is released as soon as the groups that
+//     read it have completed. Inside a tile, promotions do not drain the tensor cores: the main
+//     sums are promoted while the chunk's last corrections run, the corrections while the next
+//     chunk's first main products run (see consume for what this asks of the loop structure);
+//     only the tile's last corrections wait for the pipe to empty.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
 // It runs one column group at a time between the wgmma groups of the next tile's first chunk, so
@@ -58,6 +63,7 @@ constexpr int kTileN = kWgmmaTileN;
 constexpr int kBlockK = kWgmmaBlockK;
 constexpr int kStages = kWgmmaStages;
 [[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
+[[maybe_unused]] constexpr int kCorrectionChunks = kWgmmaCorrectionPromoteChunks;
 constexpr int kConsumerWarpgroups = 2;
 constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
@@ -324,101 +330,176 @@ __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
   }
 }
 
-// The tensor-core accumulators of one K chunk: the main product xh*wh in fp32, the two correction
-// products xh*wl + xl*wh in fp16 (see the header comment).
-struct ChunkAccumulators {
+// The tensor-core accumulators: the main product xh*wh in fp32, the two correction products
+// xh*wl + xl*wh in fp16 (see the header comment). Each set starts from zero, accumulates over its
+// own stretch of K and is then promoted (added in fp32) into the tile's sums.
+struct Accumulators {
   float main[64];
   uint32_t corrections[32];  // fp16 pairs, see wgmma_m64n128k16_f16
 
-  // Keeps the compiler from moving accumulator reads or writes across a wgmma wait.
-  __device__ __forceinline__ void pin() {
+  // Keep the compiler from moving reads of a set above the wgmma wait that completes it.
+  __device__ __forceinline__ void pin_main() {
 #pragma unroll
     for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(main[i])::"memory");
+  }
+  __device__ __forceinline__ void pin_corrections() {
 #pragma unroll
     for (int i = 0; i < 32; ++i) asm volatile("" : "+r"(corrections[i])::"memory");
   }
 
-  // Element i of the chunk's sum, in fp32.
-  __device__ __forceinline__ float total(int i) const {
+  // Element i of the corrections, in fp32.
+  __device__ __forceinline__ float correction(int i) const {
     const uint32_t pair = corrections[i / 2];
     const uint16_t bits = static_cast<uint16_t>(i % 2 == 0 ? pair & 0xffffu : pair >> 16);
-    return main[i] + __half2float(__ushort_as_half(bits));
+    return __half2float(__ushort_as_half(bits));
   }
 };
 
+// How the chunk that was last issued joins the tile's sums once it is done.
+struct ChunkEnd {
+  bool assigns;          // the tile's first chunk: its sums replace the finished tile's
+  bool has_corrections;  // the corrections are promoted too (else they run on into the next chunk)
+};
+
+// The wgmma shared-memory descriptors of one k block's four tiles, for one consumer's 64 rows.
+struct BlockOperands {
+  uint64_t x_hi, x_lo, w_hi, w_lo;
+};
+
+// Each k block is two wgmma groups: the four main products xh*wh, then the eight corrections
+// xh*wl, xl*wh. `reset`: the group's first product overwrites its accumulator set (scale-d = 0).
+__device__ __forceinline__ void issue_main(Accumulators& acc, const BlockOperands& b, bool reset) {
+  wgmma_fence();
+#pragma unroll
+  for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
+    const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
+    wgmma_m64n128k16(acc.main, b.x_hi + k_offset, b.w_hi + k_offset, !reset || k16 > 0);
+  }
+  wgmma_commit();
+}
+
+__device__ __forceinline__ void issue_corrections(Accumulators& acc, const BlockOperands& b,
+                                                  bool reset) {
+  wgmma_fence();
+#pragma unroll
+  for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
+    const uint64_t k_offset = (k16 * 32) >> 4;
+    wgmma_m64n128k16_f16(acc.corrections, b.x_hi + k_offset, b.w_lo + k_offset, !reset || k16 > 0);
+    wgmma_m64n128k16_f16(acc.corrections, b.x_lo + k_offset, b.w_hi + k_offset, 1u);
+  }
+  wgmma_commit();
+}
+
+__device__ __forceinline__ void promote_main(float (&sum)[64], Accumulators& acc, bool assigns) {
+  acc.pin_main();
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum[i] = assigns ? acc.main[i] : sum[i] + acc.main[i];
+}
+
+__device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulators& acc) {
+  acc.pin_corrections();
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum[i] += acc.correction(i);
+}
+
 // A consumer warpgroup's walk through the shared-memory ring: which k block (step) comes next and
-// which stage the wgmma group still in flight reads.
+// which stage the wgmma groups still in flight read.
 struct ConsumerRing {
   uint32_t step = 0;
-  int held_stage = -1;
+  int held_stage = -1;    // the stage of the last k block whose groups may still be in flight
+  int issued_stage = -1;  // the stage of the k block just issued by issue_block
 
-  // Waits for the next k block and issues its 3 x 4 wgmmas as one group (not waited for).
-  // `first_of_chunk`: the first product into each accumulator set overwrites it (scale-d = 0).
-  __device__ __forceinline__ void issue_k_block(SharedStorage& s, ChunkAccumulators& acc,
-                                                int row_offset, bool first_of_chunk) {
+  __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
     const int stage = step % kStages;
     mbarrier_wait(&s.full[stage], (step / kStages) & 1);
     const StageTiles& in = s.stages[stage];
-    const uint64_t x_hi = smem_descriptor(in.x_hi + row_offset * kBlockK);
-    const uint64_t x_lo = smem_descriptor(in.x_lo + row_offset * kBlockK);
-    const uint64_t w_hi = smem_descriptor(in.w_hi);
-    const uint64_t w_lo = smem_descriptor(in.w_lo);
-    wgmma_fence();
-    // The main products first, then the corrections (as many cycles as the three products of each
-    // k16 in turn, and 1-2 % less time at the power cap).
-#pragma unroll
-    for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
-      const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
-      wgmma_m64n128k16(acc.main, x_hi + k_offset, w_hi + k_offset, !first_of_chunk || k16 > 0);
-    }
-#pragma unroll
-    for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
-      const uint64_t k_offset = (k16 * 32) >> 4;
-      const uint32_t accumulate = !first_of_chunk || k16 > 0;
-      wgmma_m64n128k16_f16(acc.corrections, x_hi + k_offset, w_lo + k_offset, accumulate);
-      wgmma_m64n128k16_f16(acc.corrections, x_lo + k_offset, w_hi + k_offset, 1u);
-    }
-    wgmma_commit();
+    return {smem_descriptor(in.x_hi + row_offset * kBlockK),
+            smem_descriptor(in.x_lo + row_offset * kBlockK), smem_descriptor(in.w_hi),
+            smem_descriptor(in.w_lo)};
   }
 
-  // Once the group before the one just issued has completed, hands its stage back to the producer.
+  __device__ __forceinline__ void release(SharedStorage& s, int stage) {
+    __syncwarp();
+    if (threadIdx.x % 32 == 0 && stage >= 0) mbarrier_arrive(&s.empty[stage]);
+  }
+
+  // Waits for the next k block and issues both of its groups (not waited for).
+  __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
+                                              bool reset) {
+    const BlockOperands b = wait_block(s, row_offset);
+    issue_main(acc, b, reset);
+    issue_corrections(acc, b, reset);
+    issued_stage = step++ % kStages;
+  }
+
+  // Once the groups before the ones just issued by issue_block have completed, hands their stage
+  // back to the producer.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
-    wgmma_wait<1>();
-    __syncwarp();
-    if (threadIdx.x % 32 == 0 && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
-    held_stage = step % kStages;
-    ++step;
+    wgmma_wait<2>();
+    release(s, held_stage);
+    held_stage = issued_stage;
   }
 
-  // Waits for every issued group (the accumulators are final) and releases the last stage.
-  __device__ __forceinline__ void drain(SharedStorage& s, ChunkAccumulators& acc) {
+  // Promotes the chunk just issued and issues the first k block of the next chunk of the same
+  // tile, without draining: the main sums are promoted as soon as their group is done, while the
+  // chunk's last corrections still run; the corrections (when due) once they are done, while the
+  // new chunk's main products run. `reset_corrections`: the new chunk starts them afresh.
+  __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
+                                             float (&sum)[64], int row_offset, ChunkEnd ended,
+                                             bool reset_corrections) {
+    const BlockOperands b = wait_block(s, row_offset);
+    wgmma_wait<1>();
+    promote_main(sum, acc, ended.assigns);
+    issue_main(acc, b, true);
+    wgmma_wait<1>();
+    release(s, held_stage);
+    if (ended.has_corrections) promote_corrections(sum, acc);
+    issue_corrections(acc, b, reset_corrections);
+    held_stage = step++ % kStages;
+  }
+
+  // Promotes the tile's last chunk: the main sums while the last corrections run, then the
+  // corrections once every group is done.
+  __device__ __forceinline__ void end_tile(SharedStorage& s, Accumulators& acc, float (&sum)[64],
+                                           bool assigns) {
+    wgmma_wait<1>();
+    promote_main(sum, acc, assigns);
     wgmma_wait<0>();
-    acc.pin();
-    __syncwarp();
-    if (threadIdx.x % 32 == 0 && held_stage >= 0) mbarrier_arrive(&s.empty[held_stage]);
+    release(s, held_stage);
     held_stage = -1;
+    promote_corrections(sum, acc);
   }
 };
 
-// Each tile: K in chunks, each accumulated from zero by the tensor cores and then added into `sum`
-// in fp32: a first chunk of kFirstChunkBlocks k blocks, then chunks of kPromoteBlocks. The
-// finished tile's epilogue does not stall the tensor cores: it runs column group by column group
-// during the next tile's first chunk, each part right after a k block's wgmma group is issued,
-// while that group executes. `sum` still holds the finished tile until that chunk is promoted,
-// which therefore assigns instead of adding. The CTA's last tile is stored after its loop.
+// Each tile: K in chunks; the main products are promoted after each chunk, the corrections after
+// every kCorrectionChunks chunks and after the tile's first and last chunks. The first chunk has
+// kFirstChunkBlocks k blocks plus the remainder of K beyond whole chunks (up to
+// kPromoteBlocks - 1 more), the others kPromoteBlocks. Every promotion reads accumulators of
+// groups issued in the same loop iteration: ptxas tracks wgmma groups only within straight-line
+// code and serializes every wgmma if a read could belong to a group issued in an earlier
+// iteration. So each tile's groups are issued and completed inside its iteration, and each
+// chunk's promotion sits at the end of the iteration that issued it.
+// The finished tile's epilogue does not stall the tensor cores: it runs column group by column
+// group during the next tile's first chunk, each part right after a k block's groups are issued,
+// while they execute. `sum` still holds the finished tile until that chunk is promoted, which
+// therefore assigns instead of adding. The CTA's last tile is stored after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
-  ChunkAccumulators acc;  // the tensor-core accumulators of the current K chunk
+  Accumulators acc;
   float sum[64];  // promoted fp32 sums of the tile (until the next tile's first promotion: the
                   // finished tile, being stored)
   const int row_offset = consumer * kRowsPerConsumer;
+  const int first_chunk_blocks =
+      k_blocks <= kFirstChunkBlocks
+          ? k_blocks
+          : kFirstChunkBlocks + (k_blocks - kFirstChunkBlocks) % kPromoteBlocks;
   ConsumerRing ring;
   bool finished_tile = false;
   TileCoords finished{};
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoords t = tile_coords(tile, m_tiles);
-    // First chunk, with the finished tile's epilogue in its gaps; each k block's column operands
-    // are loaded one k block ahead.
+    // First chunk, with the finished tile's epilogue in the gaps of its first kFirstChunkBlocks
+    // k blocks; each k block's column operands are loaded one k block ahead.
     EpilogueRows rows{};
     EpilogueColumns next[kGroupsPerBlock];
     if (finished_tile) {
@@ -426,10 +507,10 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
       load_epilogue_columns(next, p, finished.n0, 0);
     }
 #pragma unroll
-    for (int kb = 0; kb < kFirstChunkBlocks; ++kb) {
-      const bool has_block = kb < k_blocks;
-      if (has_block) ring.issue_k_block(s, acc, row_offset, kb == 0);
-      if (finished_tile) {
+    for (int kb = 0; kb < kFirstChunkBlocks + kPromoteBlocks - 1; ++kb) {
+      const bool has_block = kb < first_chunk_blocks;
+      if (has_block) ring.issue_block(s, acc, row_offset, kb == 0);
+      if (kb < kFirstChunkBlocks && finished_tile) {
         EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
@@ -438,19 +519,25 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
       }
       if (has_block) ring.release_previous(s);
     }
-    ring.drain(s, acc);
+    if (first_chunk_blocks == k_blocks) {
+      ring.end_tile(s, acc, sum, true);
+    } else {
+      ring.next_chunk(s, acc, sum, row_offset, {true, true}, true);
+      // The other chunks; each iteration issues the rest of its chunk and promotes it.
+      for (int chunk = first_chunk_blocks, index = 0; chunk < k_blocks;
+           chunk += kPromoteBlocks, ++index) {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) sum[i] = acc.total(i);
-    // The other chunks.
-    for (int chunk = kFirstChunkBlocks; chunk < k_blocks; chunk += kPromoteBlocks) {
-      const int chunk_blocks = min(kPromoteBlocks, k_blocks - chunk);
-      for (int kb = 0; kb < chunk_blocks; ++kb) {
-        ring.issue_k_block(s, acc, row_offset, kb == 0);
-        ring.release_previous(s);
+        for (int kb = 1; kb < kPromoteBlocks; ++kb) {
+          ring.issue_block(s, acc, row_offset, false);
+          ring.release_previous(s);
+        }
+        if (chunk + kPromoteBlocks == k_blocks) {
+          ring.end_tile(s, acc, sum, false);
+        } else {
+          const bool corrections_due = index % kCorrectionChunks == kCorrectionChunks - 1;
+          ring.next_chunk(s, acc, sum, row_offset, {false, corrections_due}, corrections_due);
+        }
       }
-      ring.drain(s, acc);
-#pragma unroll
-      for (int i = 0; i < 64; ++i) sum[i] += acc.total(i);
     }
     finished_tile = true;
     finished = t;
@@ -504,10 +591,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
 
   if (warpgroup == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
     if (threadIdx.x == 0) produce(s, &x_map, &w_map, tiles, m_tiles, k_blocks);
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
     consume(s, p, warpgroup - 1, tiles, m_tiles, k_blocks);
   }
 #endif

@@ -89,6 +89,7 @@ class WgmmaBackend final : public Backend {
             {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,
                                       kWgmmaRowTopExponent + 1)},
             {"promote_every_k", kWgmmaPromoteK},
+            {"promote_corrections_every_k", kWgmmaPromoteK * kWgmmaCorrectionPromoteChunks},
             {"first_chunk_k", kWgmmaFirstChunkK},
             {"ctas", ctas_},
             {"threads", kWgmmaThreads},

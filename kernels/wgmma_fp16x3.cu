@@ -355,12 +355,6 @@ struct Accumulators {
   }
 };
 
-// How the chunk that was last issued joins the tile's sums once it is done.
-struct ChunkEnd {
-  bool assigns;          // the tile's first chunk: its sums replace the finished tile's
-  bool has_corrections;  // the corrections are promoted too (else they run on into the next chunk)
-};
-
 // The wgmma shared-memory descriptors of one k block's four tiles, for one consumer's 64 rows.
 struct BlockOperands {
   uint64_t x_hi, x_lo, w_hi, w_lo;
@@ -390,10 +384,10 @@ __device__ __forceinline__ void issue_corrections(Accumulators& acc, const Block
   wgmma_commit();
 }
 
-__device__ __forceinline__ void promote_main(float (&sum)[64], Accumulators& acc, bool assigns) {
+__device__ __forceinline__ void promote_main(float (&sum)[64], Accumulators& acc) {
   acc.pin_main();
 #pragma unroll
-  for (int i = 0; i < 64; ++i) sum[i] = assigns ? acc.main[i] : sum[i] + acc.main[i];
+  for (int i = 0; i < 64; ++i) sum[i] += acc.main[i];
 }
 
 __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulators& acc) {
@@ -442,28 +436,28 @@ struct ConsumerRing {
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
   // tile, without draining: the main sums are promoted as soon as their group is done, while the
-  // chunk's last corrections still run; the corrections (when due) once they are done, while the
-  // new chunk's main products run. `reset_corrections`: the new chunk starts them afresh.
+  // chunk's last corrections still run; then, when `corrections_due`, the corrections once they
+  // are done, while the new chunk's main products run, and the new chunk starts them afresh.
   __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
-                                             float (&sum)[64], int row_offset, ChunkEnd ended,
-                                             bool reset_corrections) {
+                                             float (&sum)[64], int row_offset,
+                                             bool corrections_due) {
     const BlockOperands b = wait_block(s, row_offset);
     wgmma_wait<1>();
-    promote_main(sum, acc, ended.assigns);
+    promote_main(sum, acc);
     issue_main(acc, b, true);
     wgmma_wait<1>();
     release(s, held_stage);
-    if (ended.has_corrections) promote_corrections(sum, acc);
-    issue_corrections(acc, b, reset_corrections);
+    if (corrections_due) promote_corrections(sum, acc);
+    issue_corrections(acc, b, corrections_due);
     held_stage = step++ % kStages;
   }
 
   // Promotes the tile's last chunk: the main sums while the last corrections run, then the
   // corrections once every group is done.
-  __device__ __forceinline__ void end_tile(SharedStorage& s, Accumulators& acc, float (&sum)[64],
-                                           bool assigns) {
+  __device__ __forceinline__ void end_tile(SharedStorage& s, Accumulators& acc,
+                                           float (&sum)[64]) {
     wgmma_wait<1>();
-    promote_main(sum, acc, assigns);
+    promote_main(sum, acc);
     wgmma_wait<0>();
     release(s, held_stage);
     held_stage = -1;
@@ -481,13 +475,16 @@ struct ConsumerRing {
 // chunk's promotion sits at the end of the iteration that issued it.
 // The finished tile's epilogue does not stall the tensor cores: it runs column group by column
 // group during the next tile's first chunk, each part right after a k block's groups are issued,
-// while they execute. `sum` still holds the finished tile until that chunk is promoted, which
-// therefore assigns instead of adding. The CTA's last tile is stored after its loop.
+// while they execute: `sum` holds the finished tile until then, each column group set back to
+// zero once stored, for the new tile's first promotion to add to. The CTA's last tile is stored
+// after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
   Accumulators acc;
-  float sum[64];  // promoted fp32 sums of the tile (until the next tile's first promotion: the
+  float sum[64];  // promoted fp32 sums of the tile (during the next tile's first chunk: the
                   // finished tile, being stored)
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
   const int row_offset = consumer * kRowsPerConsumer;
   const int first_chunk_blocks =
       k_blocks <= kFirstChunkBlocks
@@ -516,13 +513,15 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
         if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
         store_epilogue_columns(sum, p, rows, current, finished.n0, kb);
+#pragma unroll
+        for (int i = 4 * kGroupsPerBlock * kb; i < 4 * kGroupsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;
       }
       if (has_block) ring.release_previous(s);
     }
     if (first_chunk_blocks == k_blocks) {
-      ring.end_tile(s, acc, sum, true);
+      ring.end_tile(s, acc, sum);
     } else {
-      ring.next_chunk(s, acc, sum, row_offset, {true, true}, true);
+      ring.next_chunk(s, acc, sum, row_offset, true);
       // The other chunks; each iteration issues the rest of its chunk and promotes it.
       for (int chunk = first_chunk_blocks, index = 0; chunk < k_blocks;
            chunk += kPromoteBlocks, ++index) {
@@ -532,10 +531,10 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
           ring.release_previous(s);
         }
         if (chunk + kPromoteBlocks == k_blocks) {
-          ring.end_tile(s, acc, sum, false);
+          ring.end_tile(s, acc, sum);
         } else {
-          const bool corrections_due = index % kCorrectionChunks == kCorrectionChunks - 1;
-          ring.next_chunk(s, acc, sum, row_offset, {false, corrections_due}, corrections_due);
+          ring.next_chunk(s, acc, sum, row_offset,
+                          index % kCorrectionChunks == kCorrectionChunks - 1);
         }
       }
     }

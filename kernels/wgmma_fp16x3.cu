@@ -28,16 +28,17 @@
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.2d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
-//     kWgmmaStages-deep shared-memory ring (64 KiB a stage), guarded by full/empty mbarriers.
+//     shared-memory ring of kWgmmaRingSlots 32 KiB slots, x's pair in one and W's in the next,
+//     each guarded by full/empty mbarriers.
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
 //     both operands from shared memory (K-major), as two wgmma groups. One k block's groups stay
-//     in flight while the next block's are issued; a stage is released as soon as the groups that
-//     read it have completed. Inside a tile, promotions do not drain the tensor cores: the main
-//     sums are promoted while the chunk's last corrections run, the corrections while the next
-//     chunk's first main products run (see consume for what this asks of the loop structure);
-//     only the tile's last corrections wait for the pipe to empty.
+//     in flight while the next block's are issued; a k block's slots are released as soon as
+//     the groups that read them have completed. Inside a tile, promotions do not drain the
+//     tensor cores: the main sums are promoted while the chunk's last corrections run, the
+//     corrections while the next chunk's first main products run (see consume for what this
+//     asks of the loop structure); only the tile's last corrections wait for the pipe to empty.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
 // It runs one column group at a time between the wgmma groups of the next tile's first chunk, so
@@ -61,31 +62,30 @@ namespace {
 constexpr int kTileM = kWgmmaTileM;
 constexpr int kTileN = kWgmmaTileN;
 constexpr int kBlockK = kWgmmaBlockK;
-constexpr int kStages = kWgmmaStages;
+constexpr int kSlots = kWgmmaRingSlots;
 [[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
 [[maybe_unused]] constexpr int kCorrectionChunks = kWgmmaCorrectionPromoteChunks;
 constexpr int kConsumerWarpgroups = 2;
 constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
 [[maybe_unused]] constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
-[[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a stage
+[[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a slot
 static_assert(kTileM == kTileN, "one TMA box shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
               "promotion happens at k-block boundaries");
 
-struct alignas(1024) StageTiles {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
-  __half x_hi[kTileM * kBlockK];
-  __half x_lo[kTileM * kBlockK];
-  __half w_hi[kTileN * kBlockK];
-  __half w_lo[kTileN * kBlockK];
+// One ring slot: a k block of one split operand, x's rows or W's.
+struct alignas(1024) SplitTiles {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
+  __half hi[kTileM * kBlockK];
+  __half lo[kTileM * kBlockK];
 };
-[[maybe_unused]] constexpr uint32_t kStageBytes = sizeof(StageTiles);
+[[maybe_unused]] constexpr uint32_t kSlotBytes = sizeof(SplitTiles);
 
 struct SharedStorage {
-  StageTiles stages[kStages];
-  uint64_t full[kStages];   // TMA bytes landed
-  uint64_t empty[kStages];  // consumers done reading
+  SplitTiles slots[kSlots];
+  uint64_t full[kSlots];   // TMA bytes landed
+  uint64_t empty[kSlots];  // consumers done reading
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
 
@@ -223,22 +223,41 @@ __device__ __forceinline__ TileCoords tile_coords(int tile, int m_tiles) {
   return {(tile % m_tiles) * kTileM, (tile / m_tiles) * kTileN};
 }
 
+// A place in the ring: the slot, and the parity of the pass over the ring (the mbarrier phase).
+struct RingPosition {
+  int slot = 0;
+  uint32_t phase = 0;
+
+  __device__ __forceinline__ void advance() {
+    if (++slot == kSlots) {
+      slot = 0;
+      phase ^= 1;
+    }
+  }
+};
+
+__device__ __forceinline__ int next_slot(int slot) { return slot + 1 == kSlots ? 0 : slot + 1; }
+
+// Fills the slot at `at` (once the consumers have released it) with the k block at k0 of a split
+// operand's rows `row`, and moves on.
+__device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition& at,
+                                          const CUtensorMap* map, int k0, int row) {
+  mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
+  uint64_t* full = &s.full[at.slot];
+  mbarrier_arrive_expect_tx(full, kSlotBytes);
+  tma_load_tile(s.slots[at.slot].hi, map, full, k0, row, 0);
+  tma_load_tile(s.slots[at.slot].lo, map, full, k0, row, 1);
+  at.advance();
+}
+
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         int tiles, int m_tiles, int k_blocks) {
-  uint32_t step = 0;  // k blocks issued so far, over all tiles of this CTA
+  RingPosition at;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoords t = tile_coords(tile, m_tiles);
-    for (int kb = 0; kb < k_blocks; ++kb, ++step) {
-      const int stage = step % kStages;
-      mbarrier_wait(&s.empty[stage], ((step / kStages) & 1) ^ 1);
-      StageTiles& dst = s.stages[stage];
-      uint64_t* full = &s.full[stage];
-      mbarrier_arrive_expect_tx(full, kStageBytes);
-      const int k0 = kb * kBlockK;
-      tma_load_tile(dst.x_hi, x_map, full, k0, t.m0, 0);
-      tma_load_tile(dst.x_lo, x_map, full, k0, t.m0, 1);
-      tma_load_tile(dst.w_hi, w_map, full, k0, t.n0, 0);
-      tma_load_tile(dst.w_lo, w_map, full, k0, t.n0, 1);
+    for (int kb = 0; kb < k_blocks; ++kb) {
+      load_slot(s, at, x_map, kb * kBlockK, t.m0);
+      load_slot(s, at, w_map, kb * kBlockK, t.n0);
     }
   }
 }
@@ -396,42 +415,53 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
   for (int i = 0; i < 64; ++i) sum[i] += acc.correction(i);
 }
 
-// A consumer warpgroup's walk through the shared-memory ring: which k block (step) comes next and
-// which stage the wgmma groups still in flight read.
+// A consumer warpgroup's walk through the shared-memory ring: which slot comes next (a k block's
+// x slot, then its W slot) and which k block the wgmma groups still in flight read.
 struct ConsumerRing {
-  uint32_t step = 0;
-  int held_stage = -1;    // the stage of the last k block whose groups may still be in flight
-  int issued_stage = -1;  // the stage of the k block just issued by issue_block
+  static constexpr int kNone = -1;
+  RingPosition at;
+  int held_slot = kNone;    // the x slot of the last k block whose groups may still be in flight
+  int issued_slot = kNone;  // the x slot of the k block just issued by issue_block
 
-  __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
-    const int stage = step % kStages;
-    mbarrier_wait(&s.full[stage], (step / kStages) & 1);
-    const StageTiles& in = s.stages[stage];
-    return {smem_descriptor(in.x_hi + row_offset * kBlockK),
-            smem_descriptor(in.x_lo + row_offset * kBlockK), smem_descriptor(in.w_hi),
-            smem_descriptor(in.w_lo)};
+  __device__ __forceinline__ const SplitTiles& wait_slot(SharedStorage& s) {
+    const int slot = at.slot;
+    mbarrier_wait(&s.full[slot], at.phase);
+    at.advance();
+    return s.slots[slot];
   }
 
-  __device__ __forceinline__ void release(SharedStorage& s, int stage) {
+  __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
+    const SplitTiles& x = wait_slot(s);
+    const SplitTiles& w = wait_slot(s);
+    return {smem_descriptor(x.hi + row_offset * kBlockK),
+            smem_descriptor(x.lo + row_offset * kBlockK), smem_descriptor(w.hi),
+            smem_descriptor(w.lo)};
+  }
+
+  // Hands the two slots of the k block whose x slot is `x_slot` back to the producer.
+  __device__ __forceinline__ void release(SharedStorage& s, int x_slot) {
     __syncwarp();
-    if (threadIdx.x % 32 == 0 && stage >= 0) mbarrier_arrive(&s.empty[stage]);
+    if (threadIdx.x % 32 == 0 && x_slot != kNone) {
+      mbarrier_arrive(&s.empty[x_slot]);
+      mbarrier_arrive(&s.empty[next_slot(x_slot)]);
+    }
   }
 
   // Waits for the next k block and issues both of its groups (not waited for).
   __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
                                               bool reset) {
+    issued_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
     issue_main(acc, b, reset);
     issue_corrections(acc, b, reset);
-    issued_stage = step++ % kStages;
   }
 
-  // Once the groups before the ones just issued by issue_block have completed, hands their stage
+  // Once the groups before the ones just issued by issue_block have completed, hands their slots
   // back to the producer.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
     wgmma_wait<2>();
-    release(s, held_stage);
-    held_stage = issued_stage;
+    release(s, held_slot);
+    held_slot = issued_slot;
   }
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
@@ -441,15 +471,16 @@ struct ConsumerRing {
   __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
                                              float (&sum)[64], int row_offset,
                                              bool corrections_due) {
+    const int block_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
     wgmma_wait<1>();
     promote_main(sum, acc);
     issue_main(acc, b, true);
     wgmma_wait<1>();
-    release(s, held_stage);
+    release(s, held_slot);
     if (corrections_due) promote_corrections(sum, acc);
     issue_corrections(acc, b, corrections_due);
-    held_stage = step++ % kStages;
+    held_slot = block_slot;
   }
 
   // Promotes the tile's last chunk: the main sums while the last corrections run, then the
@@ -459,8 +490,8 @@ struct ConsumerRing {
     wgmma_wait<1>();
     promote_main(sum, acc);
     wgmma_wait<0>();
-    release(s, held_stage);
-    held_stage = -1;
+    release(s, held_slot);
+    held_slot = kNone;
     promote_corrections(sum, acc);
   }
 };
@@ -513,8 +544,9 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
         if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
         store_epilogue_columns(sum, p, rows, current, finished.n0, kb);
+        constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;
 #pragma unroll
-        for (int i = 4 * kGroupsPerBlock * kb; i < 4 * kGroupsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;
+        for (int i = kSumsPerBlock * kb; i < kSumsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;
       }
       if (has_block) ring.release_previous(s);
     }
@@ -579,7 +611,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
-    for (int i = 0; i < kStages; ++i) {
+    for (int i = 0; i < kSlots; ++i) {
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }

@@ -11,11 +11,13 @@
 
 namespace mish {
 
-// Output tile of one CTA, and the K extent of one pipeline stage.
+// Output tile of one CTA, and the K extent of one k block (one wgmma group per product set).
 constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
-constexpr int kWgmmaStages = 3;
+// Slots of the shared-memory ring, 32 KiB each: a k block takes two, its x hi/lo and its W hi/lo,
+// so seven hold three and a half k blocks (three 64 KiB stages left the producer one block ahead).
+constexpr int kWgmmaRingSlots = 7;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except

@@ -466,15 +466,16 @@ struct ConsumerRing {
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
   // tile, without draining: the main sums are promoted as soon as their group is done, while the
-  // chunk's last corrections still run; then, when `corrections_due`, the corrections once they
-  // are done, while the new chunk's main products run, and the new chunk starts them afresh.
+  // chunk's last corrections still run (and before the wait for the next k block's data); then,
+  // when `corrections_due`, the corrections once they are done, while the new chunk's main
+  // products run, and the new chunk starts them afresh.
   __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
                                              float (&sum)[64], int row_offset,
                                              bool corrections_due) {
-    const int block_slot = at.slot;
-    const BlockOperands b = wait_block(s, row_offset);
     wgmma_wait<1>();
     promote_main(sum, acc);
+    const int block_slot = at.slot;
+    const BlockOperands b = wait_block(s, row_offset);
     issue_main(acc, b, true);
     wgmma_wait<1>();
     release(s, held_slot);

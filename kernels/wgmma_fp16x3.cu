@@ -41,8 +41,8 @@
 //     asks of the loop structure); only the tile's last corrections wait for the pipe to empty.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
-// It runs one column group at a time between the wgmma groups of the next tile's first chunk, so
-// the tensor cores do not wait for it (see consume).
+// It runs a few column groups at a time between the wgmma groups of the next tile's first chunk,
+// so the tensor cores do not wait for it (see consume).
 //
 // Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
 // tensor maps know the true extents), and the epilogue stores only the rows and columns inside y.
@@ -265,7 +265,7 @@ __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtens
 // Accumulator fragment of wgmma m64n128 (per thread, 64 floats): element 4j+q sits at
 // row (warp % 4) * 16 + lane / 4 + 8 * (q / 2), column 8j + 2 * (lane % 4) + q % 2.
 // A finished tile's epilogue runs during the next tile's first chunk, which spans
-// kFirstChunkBlocks k blocks: after each k block's wgmma group is issued, the consumer stores
+// kFirstChunkBlocks k blocks: after each k block's wgmma groups are issued, the consumer stores
 // kGroupsPerBlock column groups j (small enough to finish while the tensor cores work through the
 // queued groups) and loads the operands of the next ones, so no load latency sits in its way.
 constexpr int kAccumulatorColumnGroups = 16;  // j = 0..15
@@ -505,11 +505,11 @@ struct ConsumerRing {
 // code and serializes every wgmma if a read could belong to a group issued in an earlier
 // iteration. So each tile's groups are issued and completed inside its iteration, and each
 // chunk's promotion sits at the end of the iteration that issued it.
-// The finished tile's epilogue does not stall the tensor cores: it runs column group by column
-// group during the next tile's first chunk, each part right after a k block's groups are issued,
-// while they execute: `sum` holds the finished tile until then, each column group set back to
-// zero once stored, for the new tile's first promotion to add to. The CTA's last tile is stored
-// after its loop.
+// The finished tile's epilogue does not stall the tensor cores: it runs kGroupsPerBlock column
+// groups at a time during the next tile's first chunk, each part right after a k block's groups
+// are issued, while they execute: `sum` holds the finished tile until then, each column group set
+// back to zero once stored, for the new tile's first promotion to add to. The CTA's last tile is
+// stored after its loop.
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
                         int m_tiles, int k_blocks) {
   Accumulators acc;

@@ -6,11 +6,11 @@
 // leave fp32's exponent range.
 #include <stdexcept>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 #include "epilogue.cuh"
 #include "grid_stride.cuh"
 #include "mish.cuh"
-#include "rounding.h"
+#include "common/rounding.h"
 
 namespace mish {
 namespace {
@@ -99,16 +99,15 @@ int64_t source_row_stride(const EpilogueSource& source, int64_t cols) {
 // written 16-byte aligned.
 EpilogueLaunch epilogue_launch(const float* y, const EpilogueSource& source, const float* bias,
                                int64_t rows, int64_t cols) {
-  constexpr int kThreads = 256;
   const float* input = source.partials != nullptr ? source.partials : y;
   const bool vectorizable = cols % 4 == 0 && is_aligned(y, 16) && is_aligned(input, 16) &&
                             is_aligned(bias, 16) &&
                             (source.partials == nullptr || source.partial_stride % 4 == 0) &&
                             source_row_stride(source, cols) == cols;
   EpilogueLaunch launch;
-  launch.block = kThreads;
+  launch.block = kBlockThreads;
   launch.vector_width = vectorizable ? 4 : 1;
-  launch.grid = grid_stride_blocks(uint64_t(rows * cols / launch.vector_width), kThreads);
+  launch.grid = grid_stride_blocks(uint64_t(rows * cols / launch.vector_width), kBlockThreads);
   return launch;
 }
 

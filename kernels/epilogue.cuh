@@ -15,6 +15,9 @@
 
 namespace mish {
 
+// The layer applies Mish twice: the mish_count of every full epilogue.
+constexpr int kLayerMishCount = 2;
+
 struct EpilogueSource {
   const float* partials = nullptr;  // nullptr: read y in place
   int partial_count = 1;

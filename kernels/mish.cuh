@@ -11,7 +11,7 @@
 #pragma once
 #include <cmath>
 
-#include "host_device.cuh"
+#include "cuda/host_device.cuh"
 
 namespace mish {
 

@@ -2,15 +2,15 @@
 // writes hi and lo. Memory-bound: the row is read once (it waits in registers between the passes,
 // up to k = 8192 in the vectorized form) and written once as hi + lo. Rows whose length is a
 // multiple of 4 go four elements at a time (16-byte loads, 8-byte stores); others one at a time.
-#include "cuda_check.cuh"
-#include "rounding.h"
+#include "cuda/cuda_check.cuh"
+#include "grid_stride.cuh"
+#include "common/rounding.h"
 #include "row_split_fp16.cuh"
 #include "split_precision.cuh"
 
 namespace mish {
 namespace {
 
-constexpr int kThreads = 256;
 constexpr int kCachedGroups = 8;  // groups of kWidth elements per thread held in registers
 
 struct alignas(8) Half4 {
@@ -59,34 +59,34 @@ __device__ __forceinline__ void write_split(const Group<kWidth>& g, float scale,
 }
 
 __device__ float block_max(float v) {
-  __shared__ float warp_max[kThreads / 32];
+  __shared__ float warp_max[kBlockThreads / 32];
   for (int offset = 16; offset > 0; offset /= 2)
     v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, offset));
   if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = v;
   __syncthreads();
   v = warp_max[0];
-  for (int w = 1; w < kThreads / 32; ++w) v = fmaxf(v, warp_max[w]);
+  for (int w = 1; w < kBlockThreads / 32; ++w) v = fmaxf(v, warp_max[w]);
   return v;
 }
 
 template <int kWidth>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kBlockThreads)
     row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, int top_exponent,
                           __half* split, int64_t split_row_stride, float* unscale) {
   const int64_t row = blockIdx.x;
   const float* in = src + row * cols;
   const int64_t groups = cols / kWidth;
-  // The first kCachedGroups * kThreads groups of the row stay in registers between the max pass
+  // The first kCachedGroups * kBlockThreads groups of the row stay in registers between the max pass
   // and the split pass; longer rows read their tail twice.
   Group<kWidth> cached[kCachedGroups];
   float row_max = 0.0f;
 #pragma unroll
   for (int j = 0; j < kCachedGroups; ++j) {
-    const int64_t g = threadIdx.x + int64_t(j) * kThreads;
+    const int64_t g = threadIdx.x + int64_t(j) * kBlockThreads;
     cached[j] = g < groups ? load_group<kWidth>(in + g * kWidth) : Group<kWidth>{};
     row_max = fmaxf(row_max, max_abs(cached[j]));
   }
-  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kThreads; g < groups; g += kThreads)
+  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kBlockThreads; g < groups; g += kBlockThreads)
     row_max = fmaxf(row_max, max_abs(load_group<kWidth>(in + g * kWidth)));
   const int e = fp16_row_scale_exponent(block_max(row_max), top_exponent);
   const float scale = ldexpf(1.0f, e);  // |e| <= 120: exact, normal
@@ -96,10 +96,10 @@ __global__ void __launch_bounds__(kThreads)
   __half* lo = split + (rows + row) * split_row_stride;
 #pragma unroll
   for (int j = 0; j < kCachedGroups; ++j) {
-    const int64_t g = threadIdx.x + int64_t(j) * kThreads;
+    const int64_t g = threadIdx.x + int64_t(j) * kBlockThreads;
     if (g < groups) write_split(cached[j], scale, hi + g * kWidth, lo + g * kWidth);
   }
-  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kThreads; g < groups; g += kThreads)
+  for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kBlockThreads; g < groups; g += kBlockThreads)
     write_split(load_group<kWidth>(in + g * kWidth), scale, hi + g * kWidth, lo + g * kWidth);
 }
 
@@ -113,11 +113,11 @@ void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, int top
   const unsigned blocks = static_cast<unsigned>(rows);
   if (vectorized) {
     row_split_fp16_kernel<4>
-        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
+        <<<blocks, kBlockThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
                                           unscale);
   } else {
     row_split_fp16_kernel<1>
-        <<<blocks, kThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
+        <<<blocks, kBlockThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
                                           unscale);
   }
   MISH_CUDA_CHECK_LAUNCH();

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "host_device.cuh"
+#include "cuda/host_device.cuh"
 
 namespace mish {
 

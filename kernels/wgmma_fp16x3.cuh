@@ -16,23 +16,20 @@ constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
 // Slots of the shared-memory ring, 32 KiB each: a k block takes two, its x hi/lo and its W hi/lo,
-// so seven hold three and a half k blocks (three 64 KiB stages left the producer one block ahead).
+// so seven hold three and a half k blocks and the producer runs one and a half blocks ahead.
 constexpr int kWgmmaRingSlots = 7;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
 // in the first chunk of each tile, which spans kWgmmaFirstChunkK (plus the remainder of K beyond
-// whole chunks): the previous tile's epilogue runs in its gaps, two column groups per k block. (256 would crowd it into four k blocks, ~3 %
-// more cycles; 1024 took as many cycles as 512 but lets the fp32 accumulation drift: on
-// unit-variance inputs, measured when one fp32 accumulator took all three products, 5143
-// mismatches at 1e-4 against 71-91 at 512 and 15-22 at 256.)
+// whole chunks): the previous tile's epilogue runs in its gaps, two column groups per k block.
+// Longer chunks let the accumulation drift on unit-variance inputs (docs/perf-notes.md).
 constexpr int kWgmmaPromoteK = 256;
 constexpr int kWgmmaFirstChunkK = 512;
 // The fp16 correction accumulators are promoted every this many chunks (and at each tile's first
 // and last chunk): their sums stay far inside fp16's range over 512 of K (kWgmmaRowTopExponent),
-// and each promotion converts 64 fp16 values. (Every 4 chunks, measured while promotions still
-// drained the tensor pipe, took 2 % fewer cycles but raised the unit-variance mismatches from 1
-// to 56.)
+// and each promotion converts 64 fp16 values; longer intervals cost accuracy on unit-variance
+// inputs (docs/perf-notes.md).
 constexpr int kWgmmaCorrectionPromoteChunks = 2;
 // Rows of x and W are scaled so that their largest magnitude sits in [2^4, 2^5) before the split:
 // low enough that a chunk's two correction products (each ~2^-11 of the main one) sum in fp16

@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "backends/cublas_util.h"
-#include "backends/factories.h"
-#include "common/device_arena.h"
+#include "backends/backend.h"
+#include "cuda/device_arena.h"
 #include "epilogue.cuh"
 #include "split.cuh"
 
@@ -70,7 +70,7 @@ class ThreeTf32Backend final : public Backend {
     gemm_xwt(handle_->get(), gemm, arena_->get(a_), arena_->get(b_), products, stream);
     EpilogueSource source;
     if (padded) source.partials = products, source.row_stride = output_columns_;
-    launch_epilogue(t.y, source, t.b, problem_.m, problem_.n, 2, stream);
+    launch_epilogue(t.y, source, t.b, problem_.m, problem_.n, kLayerMishCount, stream);
   }
 
   nlohmann::json describe() const override {

@@ -6,8 +6,9 @@
 
 namespace mish {
 
-std::string to_string(Accuracy accuracy) {
-  return accuracy == Accuracy::fp32 ? "fp32" : "reduced";
+BackendInfo Backend::info() const {
+  return {std::string(name()), std::string(summary()), std::string(math_mode()),
+          expected_accuracy(), placement(), origin()};
 }
 
 void Backend::configure(const nlohmann::json& options) {

@@ -1,10 +1,12 @@
-// The interface every implementation of the layer plugs into. Adding a backend: a kernel in
-// kernels/, an adapter in src/backends/, one line in registry.cpp.
+// The interface every implementation of the layer plugs into: the built-ins (a kernel in
+// kernels/, an adapter in src/backends/, one row in registry.cpp) and the adapters for backends
+// from outside the tool.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,12 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "env/environment.h"
+#include "outcome/backend_info.h"
 #include "problem/problem.h"
 
 namespace mish {
-
-// Where a backend's buffers live and where it runs.
-enum class Placement { host, device };
 
 // Pointers to the layer's tensors, all on the backend's side (host or device).
 struct Tensors {
@@ -27,21 +27,17 @@ struct Tensors {
   float* y = nullptr;        // [m, n], written by run()
 };
 
-// What verification at the default tolerance (1e-4) is expected to show. A `reduced` backend that
-// mismatches is still reported as a mismatch, with its error figures, but does not fail the run.
-enum class Accuracy { fp32, reduced };
-std::string to_string(Accuracy accuracy);
+// A backend's own failure (a plugin's error code and message, say): recorded as its error.
+class BackendError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct Support {
   bool ok = true;
   std::string reason;  // why not, when !ok
 };
 
-// A part of the forward pass that can be enqueued, and so timed, on its own.
-enum class StageKind {
-  gemm,      // the matrix product: reported in TFLOP/s
-  epilogue,  // elementwise work on y: reported in GB/s against the device copy bandwidth
-};
 struct Stage {
   std::string name;  // "gemm", "epilogue"
   StageKind kind = StageKind::gemm;
@@ -62,6 +58,7 @@ class Backend {
   virtual std::string_view math_mode() const = 0;
   virtual Accuracy expected_accuracy() const { return Accuracy::fp32; }
   virtual Placement placement() const { return Placement::device; }
+  virtual BackendOrigin origin() const { return {}; }
   // Shape and architecture limits; `device` is null when no GPU is present.
   virtual Support supports(const Problem&, const DeviceInfo* device) const {
     (void)device;
@@ -81,11 +78,18 @@ class Backend {
   virtual void prepack(const Tensors& tensors, cudaStream_t stream) { (void)tensors, (void)stream; }
   // Enqueues one forward pass: no allocation, no synchronization (host backends run inline).
   virtual void run(const Tensors& tensors, cudaStream_t stream) = 0;
+  // Copies the last run's result into y, for backends whose run() leaves it elsewhere; untimed,
+  // called after run() whenever y is about to be read. Default: nothing (run() writes y).
+  virtual void write_output(const Tensors& tensors, cudaStream_t stream) {
+    (void)tensors, (void)stream;
+  }
   // run() split into stages that, enqueued in order, do what run() does; valid after setup().
   // Empty (the default) when run() is one indivisible piece, e.g. a single fused kernel.
   virtual std::vector<Stage> stages() const { return {}; }
   // Algorithm, tiles, launch configuration: lands in the report.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
+
+  BackendInfo info() const;  // the above, as the table and the results carry it
 };
 
 // A backend whose forward pass is a library GEMM into y followed by elementwise kernels on y:

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "backends/cublas_util.h"
-#include "backends/factories.h"
-#include "common/device_arena.h"
+#include "backends/backend.h"
+#include "cuda/device_arena.h"
 #include "epilogue.cuh"
 #include "split.cuh"
 
@@ -44,7 +44,7 @@ class Bf16Backend final : public Backend {
     gemm.operand_row_stride = problem_.k;
     gemm.operand_type = CUDA_R_16BF;
     gemm_xwt(handle_->get(), gemm, arena_->get(x_part_), arena_->get(w_part_), t.y, stream);
-    launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
+    launch_bias_mish(t.y, t.b, problem_.m, problem_.n, kLayerMishCount, stream);
   }
 
   nlohmann::json describe() const override {

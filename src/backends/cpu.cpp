@@ -2,7 +2,7 @@
 // OpenBLAS's cblas_sgemm for the product, an OpenMP loop for bias + Mish + Mish (same mish.cuh).
 #include <cblas.h>
 
-#include "backends/factories.h"
+#include "backends/backend.h"
 #include "mish.cuh"
 
 namespace mish {

@@ -8,7 +8,7 @@
 
 #include "backends/cublas_util.h"
 #include "backends/epilogue_launch.h"
-#include "backends/factories.h"
+#include "backends/backend.h"
 #include "epilogue.cuh"
 
 namespace mish {
@@ -73,7 +73,7 @@ class CublasGemmBackend final : public GemmThenEpilogueBackend {
 
   void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const override {
     if (variant_.tail == Tail::fused) {
-      launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 2, stream);
+      launch_bias_mish(t.y, t.b, problem_.m, problem_.n, kLayerMishCount, stream);
     } else {
       launch_bias_mish(t.y, t.b, problem_.m, problem_.n, 0, stream);
       launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 1, stream);

@@ -5,8 +5,8 @@
 
 #include "backends/cublas_util.h"
 #include "backends/epilogue_launch.h"
-#include "backends/factories.h"
-#include "cuda_check.cuh"
+#include "backends/backend.h"
+#include "cuda/cuda_check.cuh"
 #include "epilogue.cuh"
 
 namespace mish {
@@ -96,7 +96,7 @@ class CublasLtBackend final : public GemmThenEpilogueBackend {
   }
 
   void enqueue_epilogue(const Tensors& t, cudaStream_t stream) const override {
-    launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, 2, stream);
+    launch_bias_mish(t.y, nullptr, problem_.m, problem_.n, kLayerMishCount, stream);
   }
 
   void release() {

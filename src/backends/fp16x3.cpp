@@ -19,8 +19,8 @@
 #include <optional>
 
 #include "backends/cublas_util.h"
-#include "backends/factories.h"
-#include "common/device_arena.h"
+#include "backends/backend.h"
+#include "cuda/device_arena.h"
 #include "common/errors.h"
 #include "epilogue.cuh"
 #include "split.cuh"
@@ -112,7 +112,7 @@ class Fp16x3Backend final : public Backend {
     }
     source.row_exponent = arena_->get(x_exponent_);
     source.col_exponent = arena_->get(w_exponent_);
-    launch_epilogue(t.y, source, t.b, problem_.m, problem_.n, 2, stream);
+    launch_epilogue(t.y, source, t.b, problem_.m, problem_.n, kLayerMishCount, stream);
   }
 
   nlohmann::json describe() const override {

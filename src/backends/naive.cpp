@@ -1,9 +1,9 @@
 // `naive`: our own tiled CUDA-core GEMM with bias + Mish + Mish at the store (kernels/naive_gemm.cu).
 #include <fmt/format.h>
 
-#include "backends/factories.h"
+#include "backends/backend.h"
 #include "naive_gemm.cuh"
-#include "rounding.h"
+#include "common/rounding.h"
 
 namespace mish {
 namespace {

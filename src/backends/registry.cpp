@@ -4,67 +4,87 @@
 
 #include <algorithm>
 
-#include "backends/factories.h"
 #include "common/errors.h"
+
+// The one list of built-in backends, in their fixed order. Each name `id` is a backend adapter
+// in src/backends/ that defines `make_<id>_backend()`; a new built-in is one row here.
+#define MISH_BUILTIN_BACKENDS(ROW) \
+  ROW(naive)                       \
+  ROW(separate)                    \
+  ROW(fused)                       \
+  ROW(cublaslt)                    \
+  ROW(tf32)                        \
+  ROW(bf16)                        \
+  ROW(3xtf32)                      \
+  ROW(fp16x3)                      \
+  ROW(wgmma)                       \
+  ROW(cpu)
 
 namespace mish {
 
-std::vector<std::unique_ptr<Backend>> make_all_backends() {
-  std::vector<std::unique_ptr<Backend>> all;
-  all.push_back(make_naive_backend());
-  all.push_back(make_separate_backend());
-  all.push_back(make_fused_backend());
-  all.push_back(make_cublaslt_backend());
-  all.push_back(make_tf32_backend());
-  all.push_back(make_bf16_backend());
-  all.push_back(make_3xtf32_backend());
-  all.push_back(make_fp16x3_backend());
-  all.push_back(make_wgmma_backend());
-  all.push_back(make_cpu_backend());
-  return all;
+#define MISH_DECLARE_FACTORY(id) std::unique_ptr<Backend> make_##id##_backend();
+MISH_BUILTIN_BACKENDS(MISH_DECLARE_FACTORY)
+#undef MISH_DECLARE_FACTORY
+
+BackendTable builtin_backends() {
+  using Factory = std::unique_ptr<Backend> (*)();
+#define MISH_FACTORY(id) &make_##id##_backend,
+  static constexpr Factory kFactories[] = {MISH_BUILTIN_BACKENDS(MISH_FACTORY)};
+#undef MISH_FACTORY
+  BackendTable table;
+  for (const Factory factory : kFactories) table.push_back({factory()->info(), factory});
+  return table;
 }
 
-std::vector<std::string> backend_names() {
+std::unique_ptr<Backend> make_builtin_backend(std::string_view name) {
+  const BackendTable table = builtin_backends();
+  for (const BackendEntry& entry : table)
+    if (entry.info.name == name) return entry.create();
+  throw UsageError(fmt::format("unknown backend '{}'; known backends: {}", name,
+                               fmt::join(backend_names(table), ", ")));
+}
+
+std::vector<std::string> backend_names(const BackendTable& table) {
   std::vector<std::string> names;
-  for (const auto& backend : make_all_backends()) names.emplace_back(backend->name());
+  for (const BackendEntry& entry : table) names.push_back(entry.info.name);
   return names;
 }
 
-std::vector<std::unique_ptr<Backend>> select_backends(const std::vector<std::string>& requested) {
-  std::vector<std::unique_ptr<Backend>> all = make_all_backends();
-  if (requested.empty() || (requested.size() == 1 && requested[0] == "all")) return all;
-  const std::vector<std::string> known = backend_names();
+BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested) {
+  if (requested.empty() || (requested.size() == 1 && requested[0] == "all")) return table;
+  const std::vector<std::string> known = backend_names(table);
   for (size_t i = 0; i < requested.size(); ++i) {
     const std::string& name = requested[i];
-    if (name == "all")
-      throw UsageError("--backend=all cannot be combined with other names");
+    if (name == "all") throw UsageError("--backend=all cannot be combined with other names");
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw UsageError(fmt::format("unknown backend '{}'; known backends: {} (see --list-backends)",
                                    name, fmt::join(known, ", ")));
     if (std::find(requested.begin(), requested.begin() + i, name) != requested.begin() + i)
       throw UsageError(fmt::format("backend '{}' is listed twice", name));
   }
-  std::vector<std::unique_ptr<Backend>> chosen;
-  for (auto& backend : all)
-    if (std::find(requested.begin(), requested.end(), backend->name()) != requested.end())
-      chosen.push_back(std::move(backend));
+  BackendTable chosen;
+  for (const BackendEntry& entry : table)
+    if (std::find(requested.begin(), requested.end(), entry.info.name) != requested.end())
+      chosen.push_back(entry);
   return chosen;
 }
 
-void configure_backends(std::vector<std::unique_ptr<Backend>>& backends,
-                        const nlohmann::json& options) {
-  // Every option is checked, also those of backends not selected in this run.
-  std::vector<std::unique_ptr<Backend>> all = make_all_backends();
+void check_backend_options(const BackendTable& table, const nlohmann::json& options) {
   for (const auto& item : options.items()) {
-    const auto known = std::find_if(all.begin(), all.end(),
-                                    [&](const auto& backend) { return backend->name() == item.key(); });
-    if (known == all.end())
+    const auto known = std::find_if(table.begin(), table.end(), [&](const BackendEntry& entry) {
+      return entry.info.name == item.key();
+    });
+    if (known == table.end())
       throw UsageError(fmt::format("backend option for unknown backend '{}'; known backends: {}",
-                                   item.key(), fmt::join(backend_names(), ", ")));
-    (*known)->configure(item.value());
-    for (auto& backend : backends)
-      if (backend->name() == item.key()) backend->configure(item.value());
+                                   item.key(), fmt::join(backend_names(table), ", ")));
+    known->create()->configure(item.value());
   }
+}
+
+std::unique_ptr<Backend> make_configured(const BackendEntry& entry, const nlohmann::json& options) {
+  std::unique_ptr<Backend> backend = entry.create();
+  if (options.contains(entry.info.name)) backend->configure(options.at(entry.info.name));
+  return backend;
 }
 
 }  // namespace mish

@@ -1,23 +1,42 @@
-// The one list of backends, in a fixed order.
+// The run's table of backends: the built-ins, in a fixed order, and whatever joins them from
+// outside the tool. A row holds what the table shows of a backend and how to make one.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "backends/backend.h"
+#include "outcome/backend_info.h"
 
 namespace mish {
 
-std::vector<std::unique_ptr<Backend>> make_all_backends();
-std::vector<std::string> backend_names();
+struct BackendEntry {
+  BackendInfo info;
+  std::function<std::unique_ptr<Backend>()> create;  // a fresh, unconfigured backend
+};
+using BackendTable = std::vector<BackendEntry>;
 
-// Resolves "all" or a comma list into backends in registry order; throws UsageError on an
-// unknown or repeated name.
-std::vector<std::unique_ptr<Backend>> select_backends(const std::vector<std::string>& requested);
+// The built-in backends, in the order they run and are listed.
+BackendTable builtin_backends();
 
-// Applies {"name": {options}} to the matching backends; throws UsageError for an unknown backend
-// name or an option the backend rejects, selected or not.
-void configure_backends(std::vector<std::unique_ptr<Backend>>& backends,
-                        const nlohmann::json& options);
+// A built-in backend by name; throws UsageError for an unknown one.
+std::unique_ptr<Backend> make_builtin_backend(std::string_view name);
+
+std::vector<std::string> backend_names(const BackendTable& table);
+
+// Resolves "all" or a list of names against `table`, keeping the table's order; throws
+// UsageError on an unknown or repeated name, or "all" mixed with names.
+BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested);
+
+// Checks {"name": {options}} against every backend of `table`, selected in this run or not:
+// throws UsageError for an unknown backend name or an option the backend rejects.
+void check_backend_options(const BackendTable& table, const nlohmann::json& options);
+
+// A backend of `entry`, made and given its options from {"name": {options}}.
+std::unique_ptr<Backend> make_configured(const BackendEntry& entry, const nlohmann::json& options);
 
 }  // namespace mish

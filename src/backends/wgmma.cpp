@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "backends/factories.h"
-#include "common/device_buffer.h"
-#include "cuda_check.cuh"
-#include "rounding.h"
+#include "backends/backend.h"
+#include "cuda/device_buffer.h"
+#include "cuda/cuda_check.cuh"
+#include "common/rounding.h"
 #include "row_split_fp16.cuh"
 #include "wgmma_fp16x3.cuh"
 

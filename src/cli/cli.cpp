@@ -11,6 +11,7 @@
 #include "common/version.h"
 #include "config/run_config.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "run/runner.h"
 
 namespace mish {
@@ -118,10 +119,10 @@ RunConfig build_config(const Flags& f) {
   return config;
 }
 
-void list_backends() {
-  for (const auto& backend : make_all_backends())
-    fmt::print("{:<10} {:<6} {}\n", backend->name(),
-               backend->placement() == Placement::host ? "host" : "device", backend->summary());
+void list_backends(const BackendTable& table) {
+  for (const BackendEntry& entry : table)
+    fmt::print("{:<10} {:<6} {}\n", entry.info.name, to_string(entry.info.placement),
+               entry.info.summary);
 }
 
 }  // namespace
@@ -146,13 +147,15 @@ int run_cli(int argc, char** argv) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
     return kExitOk;
   }
+  const BackendTable table = builtin_backends();
   if (flags.list_backends) {
-    list_backends();
+    list_backends(table);
     return kExitOk;
   }
   try {
     const RunConfig config = build_config(flags);
-    const RunOutcome outcome = run_benchmark(config);
+    check_backend_options(table, config.backend_options);
+    const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
     print_table(stdout, outcome);
     if (!config.json_path.empty()) {
       const std::vector<std::string> args(argv, argv + argc);

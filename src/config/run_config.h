@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "problem/problem.h"
-#include "timing/timer.h"
+#include "timing/sampling.h"
 #include "verify/verify.h"
 
 namespace mish {

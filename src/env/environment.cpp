@@ -9,7 +9,7 @@
 #include <fstream>
 #include <thread>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 namespace mish {
 

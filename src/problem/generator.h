@@ -3,6 +3,7 @@
 #include <functional>
 #include <vector>
 
+#include "problem/input_rng.cuh"
 #include "problem/problem.h"
 
 namespace mish {

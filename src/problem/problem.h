@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "input_rng.cuh"
+#include "problem/distribution.h"
 
 namespace mish {
 

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 
-#include "report/report.h"
 
 namespace mish {
 namespace {

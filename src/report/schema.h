@@ -8,6 +8,8 @@
 
 namespace mish {
 
+constexpr const char* kSchemaVersion = "1.1.0";
+
 struct SchemaCheck {
   std::vector<std::string> errors;    // the document cannot be used
   std::vector<std::string> warnings;  // usable, but something is off (newer minor version)

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 namespace mish {
 namespace {

@@ -40,9 +40,9 @@ std::vector<std::string> series_warnings(const std::string& label, const TimedSe
         series.clocks->sm_mhz_min, series.clocks->sm_mhz_max));
   if (series.gate_timeouts > 0)
     warnings.push_back(fmt::format(
-        "{}: {} sample{} waited more than 2 s for the host to enqueue (a synchronizing call in "
+        "{}: {} sample{} waited more than {:g} s for the host to enqueue (a synchronizing call in "
         "the timed work?); those samples include host time",
-        label, series.gate_timeouts, series.gate_timeouts == 1 ? "" : "s"));
+        label, series.gate_timeouts, series.gate_timeouts == 1 ? "" : "s", kGateTimeoutSeconds));
   if (rule.max_noise && series.stopped_by != StopReason::converged &&
       ci_width > *rule.max_noise)
     warnings.push_back(fmt::format(

@@ -7,8 +7,8 @@
 
 #include "timing/clocks.h"
 #include "timing/statistics.h"
+#include "timing/sampling.h"
 #include "timing/stopping.h"
-#include "timing/timer.h"
 
 namespace mish {
 

@@ -5,25 +5,23 @@
 #include <atomic>
 #include <chrono>
 
-#include "common/device_buffer.h"
+#include "cuda/device_buffer.h"
 #include "common/errors.h"
-#include "cuda_check.cuh"
-#include "progress/progress.h"
-#include "stream_gate.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/stream_gate.cuh"
 #include "timing/statistics.h"
 
 namespace mish {
 namespace {
 
-// Long enough for any sane enqueue, short enough that a blocking one does not look like a hang.
-constexpr unsigned long long kGateTimeoutNs = 2'000'000'000ull;
+constexpr auto kGateTimeoutNs = static_cast<unsigned long long>(kGateTimeoutSeconds * 1e9);
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The loop shared by device and host sampling: take samples until the rule says stop.
-Sampling sample_until_done(const StoppingRule& rule, ProgressBar* progress,
+Sampling sample_until_done(const StoppingRule& rule, const ProgressFn& on_progress,
                            const std::function<double(Sampling&)>& take_sample) {
   Sampling sampling;
   if (!rule.adaptive()) sampling.samples_ms.reserve(rule.iters);
@@ -31,7 +29,7 @@ Sampling sample_until_done(const StoppingRule& rule, ProgressBar* progress,
   while (true) {
     sampling.samples_ms.push_back(take_sample(sampling));
     const double elapsed = seconds_since(start);
-    if (progress != nullptr) progress->update(progress_fraction(rule, sampling.samples_ms, elapsed));
+    if (on_progress) on_progress(progress_fraction(rule, sampling.samples_ms, elapsed));
     if (const auto reason = should_stop(rule, sampling.samples_ms, elapsed)) {
       sampling.stopped_by = *reason;
       return sampling;
@@ -52,10 +50,8 @@ L2Mode parse_l2_mode(const std::string& name) {
 DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode,
                          const ClockMonitor* clocks)
     : stream_(stream), mode_(mode), clocks_(clocks) {
-  if (mode_ == L2Mode::flush) {
-    flush_bytes_ = 2 * l2_bytes;
-    MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
-  }
+  flush_bytes_ = l2_flush_bytes(l2_bytes, mode_);
+  if (flush_bytes_ > 0) MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
   MISH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), sizeof(GateFlags),
                                 cudaHostAllocMapped));
   MISH_CUDA_CHECK(cudaEventCreate(&start_));
@@ -75,14 +71,14 @@ void DeviceTimer::flush_l2(int round) {
 }
 
 Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleSettings& settings,
-                             ProgressBar* progress) {
+                             const ProgressFn& on_progress) {
   for (int i = 0; i < settings.warmup; ++i) {
     flush_l2(i);
     enqueue();
   }
   MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
   int round = 0;
-  return sample_until_done(settings, progress, [&](Sampling& sampling) {
+  return sample_until_done(settings, on_progress, [&](Sampling& sampling) {
     gate_->open = 0;
     gate_->timed_out = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -104,9 +100,9 @@ Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleS
 }
 
 Sampling sample_host(const std::function<void()>& run, const SampleSettings& settings,
-                     ProgressBar* progress) {
+                     const ProgressFn& on_progress) {
   for (int i = 0; i < settings.warmup; ++i) run();
-  return sample_until_done(settings, progress, [&](Sampling&) {
+  return sample_until_done(settings, on_progress, [&](Sampling&) {
     const auto start = std::chrono::steady_clock::now();
     run();
     return seconds_since(start) * 1e3;
@@ -125,7 +121,7 @@ CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes) {
         MISH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes,
                                         cudaMemcpyDeviceToDevice, stream));
       },
-      settings, nullptr);
+      settings);
   CopyBandwidth result;
   result.bytes_per_copy = bytes;
   result.median_ms = summarize(sampling.samples_ms).median;

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "report/npy.h"
+#include "dump/npy.h"
 
 namespace mish {
 namespace {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "backends/backend.h"
 #include "report/report.h"
 #include "report/schema.h"
 #include "timing/peaks.h"

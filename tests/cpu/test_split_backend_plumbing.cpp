@@ -12,6 +12,7 @@
 #include "config/run_config.h"
 #include "epilogue.cuh"
 #include "report/report.h"
+#include "report/table.h"
 #include "report/schema.h"
 #include "split.cuh"
 
@@ -19,12 +20,11 @@ namespace mish {
 namespace {
 
 std::unique_ptr<Backend> backend_named(const std::string& name) {
-  std::vector<std::unique_ptr<Backend>> chosen = select_backends({name});
-  return std::move(chosen.at(0));
+  return make_builtin_backend(name);
 }
 
 TEST(SplitBackends, RegisteredAfterCublasLtAndBeforeCpu) {
-  const std::vector<std::string> names = backend_names();
+  const std::vector<std::string> names = backend_names(builtin_backends());
   const auto at = [&](const std::string& name) {
     return std::find(names.begin(), names.end(), name) - names.begin();
   };
@@ -100,11 +100,11 @@ TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
   EXPECT_THROW(apply_config_json({{"backend_options", {{"fp16x3", 2}}}}, "test", config),
                UsageError);
 
-  std::vector<std::unique_ptr<Backend>> selected = select_backends({"cpu"});
-  EXPECT_THROW(configure_backends(selected, {{"nosuch", {{"chunks", 2}}}}), UsageError);
-  // Checked even when the backend is not selected.
-  EXPECT_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 0}}}}), UsageError);
-  EXPECT_NO_THROW(configure_backends(selected, {{"fp16x3", {{"chunks", 2}}}}));
+  const BackendTable table = builtin_backends();
+  EXPECT_THROW(check_backend_options(table, {{"nosuch", {{"chunks", 2}}}}), UsageError);
+  // Checked against the whole table, whichever backends a run selects.
+  EXPECT_THROW(check_backend_options(table, {{"fp16x3", {{"chunks", 0}}}}), UsageError);
+  EXPECT_NO_THROW(check_backend_options(table, {{"fp16x3", {{"chunks", 2}}}}));
 }
 
 TEST(SplitBackends, OutputRowsArePaddedToWholeEightFloats) {

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "backends/factories.h"
+#include "backends/registry.h"
 
 namespace mish {
 namespace {
@@ -22,14 +22,14 @@ Problem shape(int64_t m, int64_t n, int64_t k) {
 }
 
 TEST(WgmmaBackend, PrepacksWeightsAndReportsItsPasses) {
-  const std::unique_ptr<Backend> wgmma = make_wgmma_backend();
+  const std::unique_ptr<Backend> wgmma = make_builtin_backend("wgmma");
   EXPECT_TRUE(wgmma->prepacks_weights());
   EXPECT_EQ(wgmma->expected_accuracy(), Accuracy::fp32);
   EXPECT_EQ(wgmma->describe().at("tensor_core_passes"), 3);
 }
 
 TEST(WgmmaSupports, DeclinesWithoutADevice) {
-  const Support s = make_wgmma_backend()->supports(Problem{}, nullptr);
+  const Support s = make_builtin_backend("wgmma")->supports(Problem{}, nullptr);
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.reason.find("CUDA device"), std::string::npos) << s.reason;
 }
@@ -38,7 +38,7 @@ TEST(WgmmaSupports, DeclinesOtherArchitectures) {
   DeviceInfo ampere = hopper();
   ampere.name = "NVIDIA A100";
   ampere.cc_major = 8;
-  const Support s = make_wgmma_backend()->supports(Problem{}, &ampere);
+  const Support s = make_builtin_backend("wgmma")->supports(Problem{}, &ampere);
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.reason.find("9.0"), std::string::npos) << s.reason;
 }
@@ -47,7 +47,7 @@ TEST(WgmmaSupports, DeclinesOtherArchitectures) {
 // 32-bit row and tile numbering cannot address are declined, before any device call.
 TEST(WgmmaSupports, DeclinesShapesBeyondItsIndexRange) {
   const DeviceInfo device = hopper();
-  const auto backend = make_wgmma_backend();
+  const auto backend = make_builtin_backend("wgmma");
   const int64_t too_many = int64_t(1) << 30;
   for (const Problem& p : {shape(too_many, 128, 64), shape(128, too_many, 64),
                            shape(128, 128, too_many)}) {

@@ -4,7 +4,18 @@
 
 #include <string>
 
+#include "backends/registry.h"
 #include "env/environment.h"
+#include "run/runner.h"
+
+namespace mish {
+
+// Runs the built-in backends that `config.backends` names, as the command line would.
+inline RunOutcome run_builtin_backends(const RunConfig& config) {
+  return run_benchmark(config, select_backends(builtin_backends(), config.backends));
+}
+
+}  // namespace mish
 
 #define MISH_REQUIRE_GPU()                                                  \
   do {                                                                      \

@@ -13,9 +13,9 @@ namespace {
 
 std::vector<std::string> device_backend_names() {
   std::vector<std::string> names;
-  for (const auto& backend : make_all_backends())
-    if (backend->placement() == Placement::device && backend->expected_accuracy() == Accuracy::fp32)
-      names.emplace_back(backend->name());
+  for (const BackendEntry& entry : builtin_backends())
+    if (entry.info.placement == Placement::device && entry.info.accuracy == Accuracy::fp32)
+      names.push_back(entry.info.name);
   return names;
 }
 
@@ -30,7 +30,7 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
   config.sampling.iters = 1;
   config.sampling.l2 = L2Mode::hot;
   config.quiet = true;
-  const RunOutcome outcome = run_benchmark(config);
+  const RunOutcome outcome = run_builtin_backends(config);
   ASSERT_EQ(outcome.runs.size(), 1u);
   const ProblemRun& run = outcome.runs[0];
   ASSERT_EQ(run.results.size(), config.backends.size());

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "../distribution_param_name.h"
-#include "common/device_buffer.h"
-#include "generate.cuh"
+#include "cuda/device_buffer.h"
+#include "problem/generate_device.cuh"
 #include "gpu_test_support.h"
 #include "problem/generator.h"
 

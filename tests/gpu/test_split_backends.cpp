@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "common/device_arena.h"
-#include "common/device_buffer.h"
+#include "cuda/device_arena.h"
+#include "cuda/device_buffer.h"
 #include "epilogue.cuh"
 #include "gpu_test_support.h"
 #include "run/runner.h"
@@ -160,7 +160,7 @@ TEST(SplitKernels, EpilogueReadsRowPaddedPartialsAndSkipsThePadding) {
     source.row_exponent = row_d.get();
     source.col_exponent = col_d.get();
     DeviceBuffer<float> y(rows * cols);
-    launch_epilogue(y.get(), source, bias_d.get(), rows, cols, 2, nullptr);
+    launch_epilogue(y.get(), source, bias_d.get(), rows, cols, kLayerMishCount, nullptr);
     MISH_CUDA_CHECK(cudaDeviceSynchronize());
     return to_host(y);
   };
@@ -208,7 +208,7 @@ RunOutcome run_backends(const std::vector<std::string>& backends, const Problem&
   config.sampling.iters = 2;
   config.sampling.l2 = L2Mode::hot;
   config.quiet = true;
-  return run_benchmark(config);
+  return run_builtin_backends(config);
 }
 
 const std::vector<std::string> kSplitBackends = {"tf32", "bf16", "3xtf32", "fp16x3"};

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 #include "gpu_test_support.h"
 #include "run/runner.h"
 #include "timing/graph.h"
@@ -25,7 +25,7 @@ TEST(GpuTiming, GraphAndFlushVerifyAndStagesAddUp) {
   config.graph = true;
   config.sampling.iters = 30;
   config.quiet = true;
-  const RunOutcome outcome = run_benchmark(config);
+  const RunOutcome outcome = run_builtin_backends(config);
   ASSERT_TRUE(outcome.copy_bandwidth);
   EXPECT_GT(outcome.copy_bandwidth->gb_per_s, 100.0);
   const ProblemRun& run = outcome.runs.at(0);
@@ -56,7 +56,7 @@ TEST(GpuTiming, HotL2RunVerifies) {
   config.sampling.l2 = L2Mode::hot;
   config.sampling.iters = 10;
   config.quiet = true;
-  const RunOutcome outcome = run_benchmark(config);
+  const RunOutcome outcome = run_builtin_backends(config);
   const BackendResult& r = find(outcome.runs.at(0), "fused");
   EXPECT_EQ(r.status, Status::ok) << r.reason;
   EXPECT_EQ(r.stats.count, 10);

@@ -22,7 +22,7 @@ BackendResult run_wgmma(const Problem& problem) {
   config.sampling.warmup = 1;
   config.sampling.iters = 2;
   config.quiet = true;
-  const RunOutcome outcome = run_benchmark(config);
+  const RunOutcome outcome = run_builtin_backends(config);
   return outcome.runs.at(0).results.at(0);
 }
 

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 namespace mish {
 

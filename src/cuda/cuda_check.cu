@@ -1,4 +1,4 @@
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 #include <cstdio>
 #include <exception>

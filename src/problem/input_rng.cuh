@@ -8,19 +8,12 @@
 #include <cstdint>
 #include <cmath>
 
-#include "host_device.cuh"
+#include "cuda/host_device.cuh"
+#include "problem/distribution.h"
 
 namespace mish {
 
 enum class Tensor : uint32_t { x = 1, w = 2, b = 3 };
-
-// How inputs are drawn (see docs/methodology.md for the exact definitions).
-enum class Distribution : int {
-  kernelbench,  // x ~ U[0,1); W, b ~ U[-1/sqrt(K), 1/sqrt(K)) as torch.rand and nn.Linear's init
-  normal,       // x ~ N(0,1) (Irwin-Hall of 12); W, b as nn.Linear
-  normal_unit,  // x, W ~ N(0,1); b as nn.Linear. Outputs ~ +-90: even cuBLAS FP32 misses 1e-4 here
-  wide,         // signed values over 15 binades, 1/32 exact zeros, every 64th row of x and W all zero
-};
 
 MISH_HD uint64_t splitmix64_mix(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

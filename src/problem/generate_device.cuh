@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "input_rng.cuh"
+#include "problem/input_rng.cuh"
 
 namespace mish {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "cuda_check.cuh"
+#include "cuda/cuda_check.cuh"
 
 namespace mish {
 

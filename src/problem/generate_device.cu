@@ -1,5 +1,5 @@
-#include "cuda_check.cuh"
-#include "generate.cuh"
+#include "cuda/cuda_check.cuh"
+#include "problem/generate_device.cuh"
 #include "grid_stride.cuh"
 
 namespace mish {
@@ -16,8 +16,7 @@ __global__ void generate_kernel(Distribution dist, uint64_t seed, Tensor tensor,
 
 void generate_on_device(Distribution dist, uint64_t seed, Tensor tensor, float* out, uint64_t count,
                         uint64_t row_length, float bound, cudaStream_t stream) {
-  constexpr int kThreads = 256;
-  generate_kernel<<<grid_stride_blocks(count, kThreads), kThreads, 0, stream>>>(
+  generate_kernel<<<grid_stride_blocks(count, kBlockThreads), kBlockThreads, 0, stream>>>(
       dist, seed, tensor, out, count, row_length, bound);
   MISH_CUDA_CHECK_LAUNCH();
 }

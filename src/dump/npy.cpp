@@ -1,4 +1,4 @@
-#include "report/npy.h"
+#include "dump/npy.h"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,6 @@ namespace mish {
 class CudaError : public std::runtime_error {
  public:
   CudaError(const std::string& what, cudaError_t code) : std::runtime_error(what), code_(code) {}
-  cudaError_t code() const { return code_; }
   bool out_of_memory() const { return code_ == cudaErrorMemoryAllocation; }
 
  private:

@@ -1,7 +1,7 @@
 // One thread polls a host-written flag in mapped pinned memory, reading %globaltimer so a host
 // that never opens the gate cannot hang the stream (see stream_gate.cuh).
-#include "cuda_check.cuh"
-#include "stream_gate.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/stream_gate.cuh"
 
 namespace mish {
 namespace {

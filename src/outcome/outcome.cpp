@@ -1,0 +1,32 @@
+#include "outcome/outcome.h"
+
+namespace mish {
+
+std::string to_string(Placement placement) {
+  return placement == Placement::host ? "host" : "device";
+}
+
+std::string to_string(Accuracy accuracy) {
+  return accuracy == Accuracy::fp32 ? "fp32" : "reduced";
+}
+
+std::string to_string(Status status) {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::mismatch: return "mismatch";
+    case Status::skipped: return "skipped";
+    case Status::error: return "error";
+  }
+  return "unknown";
+}
+
+bool RunOutcome::any_failure() const {
+  for (const ProblemRun& run : runs)
+    for (const BackendResult& r : run.results)
+      if (r.status == Status::error ||
+          (r.status == Status::mismatch && r.expected_accuracy == Accuracy::fp32))
+        return true;
+  return false;
+}
+
+}  // namespace mish

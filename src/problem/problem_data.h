@@ -1,0 +1,17 @@
+// One problem as the run holds it on the host: its inputs and the float64 reference every backend
+// is checked against, made once and shared by all backends.
+#pragma once
+#include <vector>
+
+#include "problem/generator.h"
+#include "problem/problem.h"
+
+namespace mish {
+
+struct ProblemData {
+  Problem problem;
+  HostInputs inputs;
+  std::vector<double> reference;  // [m, n]
+};
+
+}  // namespace mish

@@ -1,0 +1,60 @@
+#include "run/device_context.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/errors.h"
+#include "cuda/cuda_check.cuh"
+
+namespace mish {
+namespace {
+
+// The copy probe: 256 MiB each way, far beyond any L2, or a quarter of free memory if less.
+size_t copy_probe_bytes(const DeviceInfo& device) {
+  return std::min<size_t>(size_t(256) << 20, device.free_bytes / 4);
+}
+
+std::string fmt_gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", double(bytes) / (1 << 30)); }
+
+}  // namespace
+
+Stream::Stream() { MISH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+Stream::~Stream() { MISH_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_)); }
+
+uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2Mode l2) {
+  return problem.io_bytes() + l2_flush_bytes(device.l2_bytes, l2);
+}
+
+std::unique_ptr<DeviceContext> open_device_context(const std::vector<Problem>& problems, L2Mode l2,
+                                                   bool quiet) {
+  std::string why;
+  const std::optional<DeviceInfo> device = query_device(&why);
+  if (!device)
+    throw EnvironmentError(fmt::format(
+        "no CUDA device ({}); the GPU backends need one. Run --backend=cpu to use the host only",
+        why));
+  for (const Problem& p : problems) {
+    const uint64_t need = base_device_bytes(p, *device, l2);
+    if (need > device->free_bytes)
+      throw EnvironmentError(fmt::format(
+          "not enough device memory for {}: needs at least {} (inputs, output{}), {} free on {}; "
+          "use smaller --m/--n/--k",
+          p.shape(), fmt_gib(need), l2 == L2Mode::flush ? ", L2 flush buffer" : "",
+          fmt_gib(device->free_bytes), device->name));
+  }
+  auto context = std::make_unique<DeviceContext>();
+  context->device = *device;
+  context->clocks = ClockMonitor::open(device->ordinal, &context->clocks_note);
+  if (!context->clocks && !quiet)
+    fmt::print(stderr, "clocks not recorded: {}\n", context->clocks_note);
+  context->timer = std::make_unique<DeviceTimer>(context->stream.get(), device->l2_bytes, l2,
+                                                 context->clocks.get());
+  context->copy_bandwidth = measure_copy_bandwidth(*context->timer, copy_probe_bytes(*device));
+  if (!quiet)
+    fmt::print(stderr, "device-to-device copy: {:.0f} GB/s (bytes read + written)\n",
+               context->copy_bandwidth.gb_per_s);
+  return context;
+}
+
+}  // namespace mish

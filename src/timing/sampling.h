@@ -1,0 +1,55 @@
+// What a sampling loop is asked to do and what it produced, as plain data: warm-up, L2 mode and
+// stopping rule in; samples, clock readings and stream-gate timeouts out. No CUDA here, so results
+// and reports can carry them (the loops themselves are in timer.h).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "timing/clocks.h"
+#include "timing/stopping.h"
+
+namespace mish {
+
+// flush: overwrite a buffer of twice the L2 size before every sample, outside the timed events,
+// so each sample starts cold (as KernelBench and nvbench do). hot: samples run back to back.
+enum class L2Mode { flush, hot };
+std::string to_string(L2Mode mode);
+L2Mode parse_l2_mode(const std::string& name);  // throws UsageError
+
+// Bytes the L2 flush overwrites before each sample: twice the L2, 0 when not flushing.
+inline uint64_t l2_flush_bytes(uint64_t l2_bytes, L2Mode mode) {
+  return mode == L2Mode::flush ? 2 * l2_bytes : 0;
+}
+
+// How long the stream gate holds a sample's work waiting for the host to finish enqueuing it:
+// long enough for any sane enqueue, short enough that a blocking one does not look like a hang.
+constexpr double kGateTimeoutSeconds = 2.0;
+
+// Warm-up, L2 mode and the stopping rule (iters, min_time_s, max_noise, timeout_s).
+struct SampleSettings : StoppingRule {
+  int warmup = 10;
+  L2Mode l2 = L2Mode::flush;
+};
+
+// What one sampling loop produced.
+struct Sampling {
+  std::vector<double> samples_ms;
+  StopReason stopped_by = StopReason::iters;
+  // One reading per sample (device sampling with a ClockMonitor), taken while the sample's work
+  // was in flight; nullopt where the read failed.
+  std::vector<std::optional<ClockReading>> clocks;
+  int gate_timeouts = 0;  // samples whose enqueue blocked the host (see cuda/stream_gate.cuh)
+};
+
+// Device-to-device copy bandwidth: the median of timed copies of `bytes_per_copy`, counting the
+// bytes read plus the bytes written (2 x bytes per copy), the unit the epilogue's GB/s uses.
+struct CopyBandwidth {
+  uint64_t bytes_per_copy = 0;
+  double median_ms = 0;
+  double gb_per_s = 0;  // 2 * bytes_per_copy / median, in 1e9 bytes per second
+};
+
+}  // namespace mish

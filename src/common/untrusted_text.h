@@ -1,0 +1,25 @@
+// Text that comes from outside (report fields, flag values, file names) made safe to echo: on a
+// terminal no control character reaches it (an escape sequence could rewrite the screen, a newline
+// could fake a line of output), in Markdown no character starts markup (a '|' or newline in a
+// backend name would break the table or inject a heading), and a long string is shown as its
+// first `limit` characters plus "… (N bytes)".
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace mish {
+
+constexpr size_t kNameEchoLimit = 80;   // backend, device, distribution names, flag values
+constexpr size_t kPathEchoLimit = 240;  // file names, which are longer in everyday use
+
+// Control characters (C0, DEL, C1) and bidirectional overrides become escapes (\n, \t, \x1b,
+// \u202e); a backslash becomes "\\" so that an escape cannot be faked; bytes that are not UTF-8
+// become \xNN. Printable text, non-ASCII letters included, is kept.
+std::string for_terminal(std::string_view text, size_t limit = kNameEchoLimit);
+
+// for_terminal, and then Markdown punctuation is backslash-escaped (\|, \*, \`, \[, \#, ...) and
+// '<', '>', '&' become HTML entities, so that the result is literal text inside a table cell.
+std::string for_markdown(std::string_view text, size_t limit = kNameEchoLimit);
+
+}  // namespace mish

@@ -1,0 +1,76 @@
+// append_output_file: adds to a file in place (a CI job summary collects several steps' tables),
+// so there is no temporary file; instead a regular file is cut back to its old length when the
+// append fails or is interrupted.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "common/errors.h"
+#include "common/untrusted_text.h"
+#include "io/interrupt_registry.h"
+#include "io/os_error.h"
+#include "io/output_file.h"
+#include "io/output_target.h"
+
+namespace mish {
+
+void append_output_file(const std::string& path, std::string_view what, std::string_view content) {
+  const std::string shown = for_terminal(path, kPathEchoLimit);
+  const std::string cannot = fmt::format("cannot append to {} '{}'", what, shown);
+  if (path.empty()) throw UsageError(cannot + ": the file name is empty");
+  if (const auto reason = unusable_reason(inspect_output(path)))
+    throw UsageError(cannot + ": " + *reason);
+
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw_os_error(errno, cannot);
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0) {
+    const int error = errno;
+    ::close(fd);
+    throw_os_error(error, cannot);
+  }
+  const bool regular = S_ISREG(opened.st_mode);
+  if (!regular && !S_ISCHR(opened.st_mode) && !S_ISFIFO(opened.st_mode)) {
+    ::close(fd);
+    throw UsageError(cannot + ": it changed while it was being opened");
+  }
+  Registration registration;
+  if (regular) {
+    registration.append_fd = fd;
+    registration.restore_size = opened.st_size;
+  }
+  int slot;
+  try {
+    slot = register_output(registration, what, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+
+  // Cuts a regular file back, then closes: the interrupt handler never sees a closed descriptor.
+  const auto give_up = [&](int error) {
+    if (regular) {
+      while (::ftruncate(fd, opened.st_size) != 0 && errno == EINTR) {
+      }
+    }
+    unregister_output(slot);
+    ::close(fd);
+    throw_os_error(error, fmt::format("appending to {} '{}' failed", what, shown),
+                   regular ? "; the file is cut back to its old length"
+                           : "; what it received is incomplete");
+  };
+  if (const int error = write_fully(fd, content.data(), content.size())) give_up(error);
+  if (regular && ::fsync(fd) != 0 && errno != EINVAL) give_up(errno);
+  unregister_output(slot);
+  if (::close(fd) != 0 && errno != EINTR)
+    throw_os_error(errno, fmt::format("appending to {} '{}' failed", what, shown));
+}
+
+}  // namespace mish

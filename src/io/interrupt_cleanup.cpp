@@ -1,0 +1,148 @@
+// install_interrupt_cleanup() and the list its handler reads. The handler may only use
+// async-signal-safe calls (unlink, ftruncate, write, sigaction, sigprocmask, raise), so
+// everything it prints is composed when an output is registered, and the list is a fixed array
+// of slots claimed with atomic compare-and-swap, never allocated.
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/errors.h"
+#include "common/untrusted_text.h"
+#include "io/interrupt_registry.h"
+#include "io/os_error.h"
+#include "io/output_file.h"
+
+namespace mish {
+namespace {
+
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
+
+struct Slot {
+  std::atomic<int> state{kFree};
+  char temporary[PATH_MAX] = {};
+  int append_fd = -1;
+  off_t restore_size = -1;
+  char line[2048] = {};  // "mishbench: interrupted while writing ...\n"
+  size_t line_length = 0;
+};
+
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads slot states");
+
+constexpr int kSlots = 16;  // outputs open at the same time; the tool needs two or three
+Slot slots[kSlots];
+
+void write_to_stderr(const char* text, size_t length) {
+  while (length > 0) {
+    const ssize_t written = ::write(STDERR_FILENO, text, length);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;
+    text += written;
+    length -= static_cast<size_t>(written);
+  }
+}
+
+extern "C" void on_interrupt(int signal_number) {
+  const int saved_errno = errno;
+  bool reported = false;
+  for (Slot& slot : slots) {
+    if (slot.state.load(std::memory_order_acquire) != kLive) continue;
+    if (slot.temporary[0] != '\0') ::unlink(slot.temporary);
+    if (slot.restore_size >= 0) {
+      while (::ftruncate(slot.append_fd, slot.restore_size) != 0 && errno == EINTR) {
+      }
+    }
+    write_to_stderr(slot.line, slot.line_length);
+    reported = true;
+  }
+  if (!reported) {
+    static const char kLine[] = "mishbench: interrupted\n";
+    write_to_stderr(kLine, sizeof(kLine) - 1);
+  }
+  // Die of the same signal, so that the parent (a shell, CI) sees what happened.
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(signal_number, &default_action, nullptr);
+  sigset_t this_signal;
+  sigemptyset(&this_signal);
+  sigaddset(&this_signal, signal_number);
+  sigprocmask(SIG_UNBLOCK, &this_signal, nullptr);
+  errno = saved_errno;
+  raise(signal_number);
+}
+
+sigset_t interrupt_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal_number : kInterruptSignals) sigaddset(&set, signal_number);
+  return set;
+}
+
+}  // namespace
+
+int register_output(const Registration& registration, std::string_view what,
+                    std::string_view path) {
+  if (registration.temporary.size() >= sizeof(Slot::temporary))
+    throw_os_error(ENAMETOOLONG, fmt::format("cannot write {} '{}'", what,
+                                             for_terminal(path, kPathEchoLimit)));
+  const char* consequence = !registration.temporary.empty() ? "nothing was written"
+                            : registration.restore_size >= 0 ? "nothing was appended"
+                                                              : "what it received is incomplete";
+  const std::string line =
+      fmt::format("mishbench: interrupted while writing {} '{}'; {}\n", what,
+                  for_terminal(path, kPathEchoLimit), consequence);
+  for (int index = 0; index < kSlots; ++index) {
+    Slot& slot = slots[index];
+    int expected = kFree;
+    if (!slot.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire))
+      continue;
+    std::memcpy(slot.temporary, registration.temporary.c_str(),
+                registration.temporary.size() + 1);
+    slot.append_fd = registration.append_fd;
+    slot.restore_size = registration.restore_size;
+    slot.line_length = std::min(line.size(), sizeof(slot.line));
+    std::memcpy(slot.line, line.data(), slot.line_length);
+    slot.line[slot.line_length - 1] = '\n';  // a cut line still ends the line
+    slot.state.store(kLive, std::memory_order_release);
+    return index;
+  }
+  throw EnvironmentError(fmt::format("cannot write {} '{}': more than {} outputs open at once",
+                                     what, for_terminal(path, kPathEchoLimit), kSlots));
+}
+
+void unregister_output(int slot) noexcept {
+  if (slot >= 0 && slot < kSlots) slots[slot].state.store(kFree, std::memory_order_release);
+}
+
+InterruptsHeld::InterruptsHeld() {
+  const sigset_t set = interrupt_set();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+InterruptsHeld::~InterruptsHeld() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+void install_interrupt_cleanup() {
+  static std::atomic<bool> installed{false};
+  if (installed.exchange(true)) return;
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_mask = interrupt_set();  // one interrupt at a time: no slot is cleaned twice
+  for (int signal_number : kInterruptSignals) {
+    struct sigaction current {};
+    sigaction(signal_number, nullptr, &current);
+    if (current.sa_handler == SIG_IGN) continue;  // nohup, or a background job: keep ignoring
+    sigaction(signal_number, &action, nullptr);
+  }
+}
+
+}  // namespace mish

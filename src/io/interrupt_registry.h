@@ -1,0 +1,38 @@
+// The outputs being written right now, as the SIGINT/SIGTERM/SIGHUP handler of
+// install_interrupt_cleanup() sees them: for each, a temporary file to remove or an appended
+// file to cut back, and the line to print.
+#pragma once
+#include <sys/types.h>
+
+#include <csignal>
+#include <string>
+#include <string_view>
+
+namespace mish {
+
+struct Registration {
+  std::string temporary;    // removed on interrupt; empty when written in place
+  int append_fd = -1;       // with restore_size >= 0: cut back to that length on interrupt
+  off_t restore_size = -1;
+};
+
+// Returns a slot for unregister_output; throws UsageError when the temporary path is longer than
+// a path can be, EnvironmentError when more outputs than the list holds are open at once.
+int register_output(const Registration& registration, std::string_view what,
+                    std::string_view path);
+void unregister_output(int slot) noexcept;
+
+// Holds back the interrupting signals for its lifetime, so that a rename and its unregistering
+// happen together: an interrupt after the rename cannot claim that nothing was written.
+class InterruptsHeld {
+ public:
+  InterruptsHeld();
+  ~InterruptsHeld();
+  InterruptsHeld(const InterruptsHeld&) = delete;
+  InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+}  // namespace mish

@@ -3,19 +3,29 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <map>
+#include <new>
 #include <optional>
 
 #include "backends/registry.h"
 #include "cli/compare_command.h"
+#include "cli/parse_errors.h"
 #include "common/errors.h"
+#include "common/untrusted_text.h"
 #include "common/version.h"
 #include "config/run_config.h"
+#include "cuda/cuda_check.cuh"
+#include "io/output_file.h"
 #include "report/report.h"
 #include "report/table.h"
 #include "run/runner.h"
+#include "settings/settings.h"
 
 namespace mish {
 namespace {
+
+// Messages quote values as given; past this length they are cut (one line, whatever the input).
+constexpr size_t kMessageEchoLimit = 2000;
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -31,107 +41,127 @@ Examples:
 
 Exit codes: 0 all verified (reduced-precision backends such as tf32 may mismatch),
             1 a backend failed verification or errored,
-            2 bad usage or input, 3 no CUDA device or not enough device memory.
+            2 bad usage or input, 3 no CUDA device, not enough device or host memory.
 )";
 
-// Flags as given on the command line; unset ones leave the config (file or default) alone.
-struct Flags {
-  std::optional<std::string> config_path, backends, distribution, l2, json_path, dump_dir;
-  std::optional<int64_t> m, n, k;
-  std::optional<uint64_t> seed;
-  std::optional<int> warmup, iters;
-  std::optional<double> atol, rtol;
-  std::vector<std::string> backend_options;
-  bool include_prepack = false;
-  std::optional<double> min_time, max_noise, timeout;
-  bool graph = false;
-  bool quiet = false;
+// The command line as given: the raw text of every setting's flag (checked after parsing, so
+// that every message is ours), and the actions.
+struct CommandLine {
+  std::map<const Setting*, std::vector<std::string>> values;
+  std::map<const Setting*, bool> switches;
+  std::optional<std::string> config_path;
   bool list_backends = false;
   bool version = false;
 };
 
-void add_flags(CLI::App& app, Flags& f) {
-  app.add_option("--backend,--backends", f.backends,
-                 "'all' (default) or a comma list of backends, e.g. separate,fused");
-  app.add_flag("--list-backends", f.list_backends, "List the backends with a description and exit");
-  app.add_option("--m", f.m, "Rows of x and y (default 1024)");
-  app.add_option("--n", f.n, "Output features: rows of W, columns of y (default 8192)");
-  app.add_option("--k", f.k, "Input features: columns of x and W (default 8192)");
-  app.add_option("--seed", f.seed, "Input generator seed (default 42)");
-  app.add_option("--distribution", f.distribution,
-                 "Input distribution: kernelbench (default), normal, normal-unit, wide");
-  app.add_option("--warmup", f.warmup, "Untimed runs before sampling (default 10)");
-  app.add_option("--iters", f.iters,
-                 "Timed samples per backend (default 100); with --min-time, --max-noise or "
-                 "--timeout, the minimum count");
-  app.add_option("--min-time", f.min_time,
-                 "Adaptive: sample until the timed samples add up to at least S seconds");
-  app.add_option("--max-noise", f.max_noise,
-                 "Adaptive: sample until the median's 95% CI is narrower than F x median "
-                 "(e.g. 0.01)");
-  app.add_option("--timeout", f.timeout,
-                 "Adaptive: stop sampling a backend after S seconds of wall time, whatever else");
-  app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4)");
-  app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4)");
-  app.add_option("--l2", f.l2, "flush (default): cold L2 before every sample; hot: back to back");
-  app.add_flag("--include-prepack", f.include_prepack,
-               "Time weight preparation (splitting/scaling W) inside every iteration");
-  app.add_option("--backend-option", f.backend_options,
-                 "NAME.KEY=VALUE, repeatable: a backend's option, e.g. fp16x3.chunks=4");
-  app.add_flag("--graph", f.graph,
-               "Also time each device backend as CUDA-graph replays (reported apart)");
-  app.add_option("--json", f.json_path, "Write the JSON report to FILE");
-  app.add_option("--dump", f.dump_dir, "Write x, W, b, the reference and each y as .npy under DIR");
-  app.add_option("--config", f.config_path, "JSON config (problem and run settings); flags override it");
-  app.add_flag("-q,--quiet", f.quiet, "Print only the result table");
-  app.add_flag("--version", f.version, "Print the version and exit");
+std::string help_text(const Setting& s) {
+  if (!s.show) return s.help;
+  const nlohmann::json shown = s.show(RunConfig{});
+  if (shown.is_null() || (shown.is_object() && shown.empty()) || shown == false) return s.help;
+  return fmt::format("{} (default {})", s.help,
+                     shown.is_string() ? shown.get<std::string>() : shown.dump());
 }
 
-RunConfig build_config(const Flags& f) {
-  RunConfig config;
-  if (f.config_path) apply_config_file(*f.config_path, config);
-  const bool override_problem = f.m || f.n || f.k || f.seed || f.distribution;
-  if (override_problem) {
-    for (Problem& p : config.problems) {
-      if (f.m) p.m = *f.m;
-      if (f.n) p.n = *f.n;
-      if (f.k) p.k = *f.k;
-      if (f.seed) p.seed = *f.seed;
-      if (f.distribution) p.distribution = parse_distribution(*f.distribution);
+void add_flags(CLI::App& app, CommandLine& line) {
+  for (const Setting& s : settings()) {
+    if (s.flag.empty()) continue;
+    const bool short_alias = s.alias.size() == 2;  // "-q" reads before "--quiet"
+    const std::string names = s.alias.empty() ? s.flag
+                              : short_alias   ? fmt::format("{},{}", s.alias, s.flag)
+                                              : fmt::format("{},{}", s.flag, s.alias);
+    if (s.kind == SettingKind::boolean) {
+      app.add_flag(names, line.switches[&s], help_text(s));
+    } else {
+      app.add_option(names, line.values[&s], help_text(s))
+          ->type_name(s.value_name)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+          ->expected(1)
+          ->allow_extra_args(false);  // one value per occurrence; further words are stray
     }
   }
-  if (f.backends) config.backends = split_list(*f.backends);
-  if (f.warmup) config.sampling.warmup = *f.warmup;
-  if (f.iters) config.sampling.iters = *f.iters;
-  if (f.atol) config.tolerance.atol = *f.atol;
-  if (f.rtol) config.tolerance.rtol = *f.rtol;
-  if (f.l2) config.sampling.l2 = parse_l2_mode(*f.l2);
-  if (f.min_time) config.sampling.min_time_s = *f.min_time;
-  if (f.max_noise) config.sampling.max_noise = *f.max_noise;
-  if (f.timeout) config.sampling.timeout_s = *f.timeout;
-  if (f.graph) config.graph = true;
-  if (f.json_path) config.json_path = *f.json_path;
-  if (f.dump_dir) config.dump_dir = *f.dump_dir;
-  if (f.include_prepack) config.include_prepack = true;
-  for (const std::string& option : f.backend_options) add_backend_option(option, config);
-  config.quiet = f.quiet;
+  app.add_option("--config", line.config_path,
+                 "JSON config (problem and run settings); flags override it")
+      ->type_name("FILE");
+  app.add_flag("--list-backends", line.list_backends,
+               "List the backends with where they run and where they come from, and exit");
+  app.add_flag("--version", line.version, "Print the version and exit");
+}
+
+// Defaults, then the config file, then the flags given.
+RunConfig build_config(const CommandLine& line) {
+  RunConfig config;
+  if (line.config_path) apply_config_file(*line.config_path, config);
+  for (const auto& [setting, texts] : line.values) {
+    if (texts.empty()) continue;
+    if (texts.size() > 1 && !setting->repeatable)
+      throw UsageError(fmt::format("{} is given {} times; give it once", setting->flag,
+                                   texts.size()));
+    for (const std::string& text : texts)
+      apply_setting(*setting, parse_flag_value(*setting, text), setting->flag, config);
+  }
+  // A switch on the command line can only turn on what the file leaves off.
+  for (const auto& [setting, on] : line.switches)
+    if (on) apply_setting(*setting, true, setting->flag, config);
   validate(config);
   return config;
 }
 
+// Refuses, before any work, outputs that cannot be written or would overwrite an input.
+void check_outputs(const RunConfig& config, const CommandLine& line) {
+  std::vector<std::string> inputs;
+  if (line.config_path) inputs.push_back(*line.config_path);
+  if (!config.json_path.empty()) check_output_path(config.json_path, "--json", inputs);
+  if (!config.dump_dir.empty()) check_output_folder(config.dump_dir, "--dump");
+}
+
 void list_backends(const BackendTable& table) {
   for (const BackendEntry& entry : table)
-    fmt::print("{:<10} {:<6} {}\n", entry.info.name, to_string(entry.info.placement),
-               entry.info.summary);
+    fmt::print("{:<10} {:<6} {:<8} {}\n", entry.info.name, to_string(entry.info.placement),
+               entry.info.origin.kind, entry.info.summary);
+}
+
+// Host memory a run holds at once for its largest problem: the inputs, the float64 reference,
+// an output read back, and the copies host backends work on.
+double host_bytes_needed(const RunConfig& config) {
+  double most = 0;
+  for (const Problem& p : config.problems) {
+    const double inputs = 4.0 * double(p.x_count() + p.w_count() + uint64_t(p.n));
+    most = std::max(most, 2 * inputs + 16.0 * double(p.y_count()));
+  }
+  return most;
+}
+
+int run(const CommandLine& line, int argc, char** argv) {
+  const RunConfig config = build_config(line);
+  check_outputs(config, line);
+  const BackendTable table = builtin_backends();
+  check_backend_options(table, config.backend_options);
+  try {
+    const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
+    print_table(stdout, outcome);
+    if (!config.json_path.empty()) {
+      const std::vector<std::string> args(argv, argv + argc);
+      write_json_atomically(config.json_path, build_report(outcome, config, args));
+      if (!config.quiet)
+        fmt::print(stderr, "report written to {}\n", for_terminal(config.json_path, kPathEchoLimit));
+    }
+    return outcome.any_failure() ? kExitFailure : kExitOk;
+  } catch (const std::bad_alloc&) {
+    throw EnvironmentError(fmt::format(
+        "out of host memory: the largest problem needs about {:.2f} GiB on the host (inputs, "
+        "float64 reference, outputs); use smaller --m/--n/--k or a machine with more memory",
+        host_bytes_needed(config) / double(1 << 30)));
+  }
 }
 
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  install_interrupt_cleanup();
   CLI::App app{"mishbench: verified benchmark of y = mish(mish(x * W^T + b)), fp32", "mishbench"};
   app.footer(kExamples);
-  Flags flags;
-  add_flags(app, flags);
+  CommandLine line;
+  add_flags(app, line);
   CompareFlags compare_flags;
   CLI::App* compare = add_compare_command(app, compare_flags);
   try {
@@ -139,38 +169,36 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "mishbench: {}\nRun with --help for usage.\n", error.what());
+    fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, "mishbench --help"));
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);
-  if (flags.version) {
+  if (line.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
     return kExitOk;
   }
-  const BackendTable table = builtin_backends();
-  if (flags.list_backends) {
-    list_backends(table);
-    return kExitOk;
-  }
   try {
-    const RunConfig config = build_config(flags);
-    check_backend_options(table, config.backend_options);
-    const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
-    print_table(stdout, outcome);
-    if (!config.json_path.empty()) {
-      const std::vector<std::string> args(argv, argv + argc);
-      write_json_atomically(config.json_path, build_report(outcome, config, args));
-      if (!config.quiet) fmt::print(stderr, "report written to {}\n", config.json_path);
+    if (line.list_backends) {
+      list_backends(builtin_backends());
+      return kExitOk;
     }
-    return outcome.any_failure() ? kExitFailure : kExitOk;
+    return run(line, argc, argv);
   } catch (const UsageError& error) {
-    fmt::print(stderr, "mishbench: {}\n", error.what());
+    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
     return kExitUsage;
   } catch (const EnvironmentError& error) {
-    fmt::print(stderr, "mishbench: {}\n", error.what());
+    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
+    return kExitEnvironment;
+  } catch (const CudaError& error) {
+    fmt::print(stderr, "mishbench: CUDA failed outside any backend: {}\n",
+               for_terminal(error.what(), kMessageEchoLimit));
+    return error.out_of_memory() ? kExitEnvironment : kExitFailure;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "mishbench: out of host memory; use smaller --m/--n/--k\n");
     return kExitEnvironment;
   } catch (const std::exception& error) {
-    fmt::print(stderr, "mishbench: error: {}\n", error.what());
+    fmt::print(stderr, "mishbench: internal error: {}; please report it with the command line\n",
+               for_terminal(error.what(), kMessageEchoLimit));
     return kExitFailure;
   }
 }

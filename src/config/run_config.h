@@ -33,14 +33,7 @@ void apply_config_json(const nlohmann::json& document, const std::string& source
 // Reads and applies a config file; throws UsageError if unreadable or invalid.
 void apply_config_file(const std::string& path, RunConfig& config);
 
-// Checks cross-field rules (sizes, counts, tolerances); throws UsageError.
+// Checks what single settings cannot (problem sizes together, a backend list); throws UsageError.
 void validate(const RunConfig& config);
-
-// Parses "NAME.KEY=VALUE" (VALUE as JSON, else as a string) into config.backend_options;
-// throws UsageError when malformed.
-void add_backend_option(const std::string& assignment, RunConfig& config);
-
-// Splits "a,b,c" (spaces around names ignored).
-std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace mish

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/version.h"
 #include "report/figures.h"
+#include "settings/settings.h"
 #include "timing/peaks.h"
 
 namespace mish {
@@ -122,10 +123,6 @@ json device_json(const RunOutcome& outcome) {
   return device;
 }
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 }  // namespace
 
 json build_report(const RunOutcome& outcome, const RunConfig& config,
@@ -137,24 +134,16 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
   report["timestamp"] = utc_timestamp();
   report["host"] = to_json(outcome.host);
   report["device"] = device_json(outcome);
-  const SampleSettings& sampling = config.sampling;
-  const bool flush = sampling.l2 == L2Mode::flush;
-  report["settings"] = {
-      {"warmup", sampling.warmup},
-      {"iters", sampling.iters},
-      {"l2", to_string(sampling.l2)},
-      {"l2_flush_bytes", flush && outcome.device ? json(2 * uint64_t(outcome.device->l2_bytes)) : json(nullptr)},
-      {"graph", config.graph},
-      {"stopping", sampling.adaptive() ? "adaptive" : "fixed"},
-      {"min_time_s", optional_number(sampling.min_time_s)},
-      {"max_noise", optional_number(sampling.max_noise)},
-      {"timeout_s", optional_number(sampling.timeout_s)},
-      {"median_ci", "95%, distribution-free: binomial order statistics"},
-      {"outlier_rule", "|x - median| > 3.5 * 1.4826 * MAD"},
-      {"atol", config.tolerance.atol},
-      {"rtol", config.tolerance.rtol},
-      {"include_prepack", config.include_prepack},
-      {"backend_options", config.backend_options}};
+  // Every reported setting from the settings table, plus what follows from them.
+  json settings = settings_json(config);
+  settings["l2_flush_bytes"] =
+      outcome.device && config.sampling.l2 == L2Mode::flush
+          ? json(l2_flush_bytes(outcome.device->l2_bytes, config.sampling.l2))
+          : json(nullptr);
+  settings["stopping"] = config.sampling.adaptive() ? "adaptive" : "fixed";
+  settings["median_ci"] = "95%, distribution-free: binomial order statistics";
+  settings["outlier_rule"] = "|x - median| > 3.5 * 1.4826 * MAD";
+  report["settings"] = settings;
   report["problems"] = json::array();
   report["results"] = json::array();
   for (const ProblemRun& run : outcome.runs) {

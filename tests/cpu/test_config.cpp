@@ -102,8 +102,8 @@ TEST(Config, RefusesWrongTypes) {
 }
 
 TEST(Config, RefusesBadValues) {
-  expect_refused({{"problem", {{"m", 0}}}}, "--m must be positive");
-  expect_refused({{"problem", {{"k", -3}}}}, "--k must be positive");
+  expect_refused({{"problem", {{"m", 0}}}}, "'m': '0' is out of range");
+  expect_refused({{"problem", {{"k", -3}}}}, "'k': '-3' is out of range");
   expect_refused({{"problem", {{"seed", -1}}}}, "'seed'");
   expect_refused({{"problem", {{"distribution", "cauchy"}}}}, "cauchy");
   expect_refused({{"iters", -1}}, "'iters'");

@@ -13,11 +13,18 @@
 #include "epilogue.cuh"
 #include "report/report.h"
 #include "report/table.h"
+#include "settings/settings.h"
 #include "report/schema.h"
 #include "split.cuh"
 
 namespace mish {
 namespace {
+
+// A flag's value applied as the command line applies it.
+void set_flag(RunConfig& config, const std::string& flag, const std::string& text) {
+  const Setting& setting = *setting_for_flag(flag);
+  apply_setting(setting, parse_flag_value(setting, text), flag, config);
+}
 
 std::unique_ptr<Backend> backend_named(const std::string& name) {
   return make_builtin_backend(name);
@@ -87,10 +94,10 @@ TEST(SplitBackends, Fp16x3ChunksOptionIsValidatedAndReported) {
 
 TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
   RunConfig config;
-  add_backend_option("fp16x3.chunks=6", config);
+  set_flag(config, "--backend-option", "fp16x3.chunks=6");
   EXPECT_EQ(config.backend_options["fp16x3"]["chunks"], 6);
   for (const char* malformed : {"fp16x3", "fp16x3.chunks", "chunks=4", ".chunks=4", "fp16x3.=4"})
-    EXPECT_THROW(add_backend_option(malformed, config), UsageError) << malformed;
+    EXPECT_THROW(set_flag(config, "--backend-option", malformed), UsageError) << malformed;
 
   apply_config_json({{"include_prepack", true}, {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}},
                     "test", config);
@@ -204,7 +211,7 @@ TEST(SplitBackends, ReportRecordsAccuracyClassAndPrepack) {
   outcome.include_prepack = true;
   RunConfig config;
   config.include_prepack = true;
-  add_backend_option("fp16x3.chunks=4", config);
+  set_flag(config, "--backend-option", "fp16x3.chunks=4");
   const nlohmann::json report = build_report(outcome, config, {"mishbench"});
   EXPECT_TRUE(check_report(report).ok());
   EXPECT_EQ(report["settings"]["include_prepack"], true);

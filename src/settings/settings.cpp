@@ -1,0 +1,424 @@
+#include "settings/settings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "common/decimal.h"
+#include "common/errors.h"
+#include "common/untrusted_text.h"
+#include "timing/stopping.h"
+
+namespace mish {
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();  // BLAS dimensions are int
+constexpr double kMaxSeconds = 86400;  // a day: the longest adaptive limit
+constexpr double kMaxTolerance = 1e6;  // far beyond any output of the layer
+
+Setting integer_setting(std::string flag, std::string key, std::string value_name,
+                        std::string help, int64_t min, int64_t max) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.key = std::move(key);
+  s.value_name = std::move(value_name);
+  s.help = std::move(help);
+  s.kind = SettingKind::integer;
+  s.int_min = min;
+  s.int_max = max;
+  return s;
+}
+
+Setting real_setting(std::string flag, std::string key, std::string help, double min, double max,
+                     bool min_open) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.key = std::move(key);
+  s.value_name = "X";
+  s.help = std::move(help);
+  s.kind = SettingKind::real;
+  s.real_min = min;
+  s.real_max = max;
+  s.real_min_open = min_open;
+  return s;
+}
+
+Setting switch_setting(std::string flag, std::string key, std::string help) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.key = std::move(key);
+  s.report_key = s.key;
+  s.help = std::move(help);
+  s.kind = SettingKind::boolean;
+  return s;
+}
+
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+// A per-problem size: the flag sets it in every problem.
+Setting dimension_setting(const char* name, std::string help, int64_t Problem::*field) {
+  Setting s = integer_setting(fmt::format("--{}", name), name, "INT", std::move(help), 1,
+                              kMaxDimension);
+  s.per_problem = true;
+  s.store_problem = [field](Problem& p, const SettingValue& v) { p.*field = std::get<int64_t>(v); };
+  s.show = [field](const RunConfig& c) { return json(c.problems.at(0).*field); };
+  return s;
+}
+
+// "NAME.KEY=VALUE" (VALUE as JSON, else as a string) into config.backend_options.
+void add_backend_option(const std::string& assignment, const std::string& where,
+                        RunConfig& config) {
+  const auto dot = assignment.find('.');
+  const auto equals = assignment.find('=');
+  if (dot == std::string::npos || equals == std::string::npos || dot == 0 || equals < dot + 2)
+    throw UsageError(fmt::format("{} '{}' must look like NAME.KEY=VALUE, e.g. fp16x3.chunks=4",
+                                 where, for_terminal(assignment)));
+  const std::string backend = assignment.substr(0, dot);
+  const std::string key = assignment.substr(dot + 1, equals - dot - 1);
+  const std::string text = assignment.substr(equals + 1);
+  json value = json::parse(text, nullptr, false);
+  if (value.is_discarded()) value = text;
+  config.backend_options[backend][key] = value;
+}
+
+std::vector<Setting> make_settings() {
+  std::vector<Setting> table;
+
+  Setting backends;
+  backends.flag = "--backend";
+  backends.alias = "--backends";
+  backends.key = "backends";
+  backends.value_name = "NAMES";
+  backends.help = "'all' or a comma list of backends, e.g. separate,fused";
+  backends.kind = SettingKind::names;
+  backends.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.backends = std::get<std::vector<std::string>>(v);
+    if (c.backends.empty()) throw UsageError(fmt::format("{} needs at least one name", where));
+    for (const std::string& name : c.backends)
+      if (name.empty()) throw UsageError(fmt::format("{} has an empty name in its list", where));
+  };
+  backends.show = [](const RunConfig& c) { return json(fmt::format("{}", fmt::join(c.backends, ","))); };
+  table.push_back(backends);
+
+  table.push_back(dimension_setting("m", "Rows of x and y", &Problem::m));
+  table.push_back(dimension_setting("n", "Output features: rows of W, columns of y", &Problem::n));
+  table.push_back(dimension_setting("k", "Input features: columns of x and W", &Problem::k));
+
+  Setting seed;
+  seed.flag = "--seed";
+  seed.key = "seed";
+  seed.value_name = "UINT";
+  seed.help = "Input generator seed, 0 to 2^64-1";
+  seed.kind = SettingKind::unsigned_;
+  seed.uint_max = std::numeric_limits<uint64_t>::max();
+  seed.per_problem = true;
+  seed.store_problem = [](Problem& p, const SettingValue& v) { p.seed = std::get<uint64_t>(v); };
+  seed.show = [](const RunConfig& c) { return json(c.problems.at(0).seed); };
+  table.push_back(seed);
+
+  Setting distribution;
+  distribution.flag = "--distribution";
+  distribution.key = "distribution";
+  distribution.value_name = "NAME";
+  distribution.help = "Input distribution (docs/methodology.md)";
+  distribution.kind = SettingKind::choice;
+  distribution.choices = distribution_names();
+  distribution.per_problem = true;
+  distribution.store_problem = [](Problem& p, const SettingValue& v) {
+    p.distribution = parse_distribution(std::get<std::string>(v));
+  };
+  distribution.show = [](const RunConfig& c) {
+    return json(to_string(c.problems.at(0).distribution));
+  };
+  table.push_back(distribution);
+
+  Setting warmup = integer_setting("--warmup", "warmup", "INT", "Untimed runs before sampling", 0,
+                                   kMaxAdaptiveSamples);
+  warmup.report_key = "warmup";
+  warmup.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.warmup = static_cast<int>(std::get<int64_t>(v));
+  };
+  warmup.show = [](const RunConfig& c) { return json(c.sampling.warmup); };
+  table.push_back(warmup);
+
+  Setting iters = integer_setting(
+      "--iters", "iters", "INT",
+      "Timed samples per backend; with --min-time, --max-noise or --timeout, the minimum count", 1,
+      kMaxAdaptiveSamples);
+  iters.report_key = "iters";
+  iters.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.iters = static_cast<int>(std::get<int64_t>(v));
+  };
+  iters.show = [](const RunConfig& c) { return json(c.sampling.iters); };
+  table.push_back(iters);
+
+  Setting min_time = real_setting("--min-time", "min_time",
+                                  "Adaptive: sample until the timed samples add up to at least S "
+                                  "seconds",
+                                  0, kMaxSeconds, false);
+  min_time.value_name = "S";
+  min_time.report_key = "min_time_s";
+  min_time.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.min_time_s = std::get<double>(v);
+  };
+  min_time.show = [](const RunConfig& c) { return optional_json(c.sampling.min_time_s); };
+  table.push_back(min_time);
+
+  Setting max_noise = real_setting("--max-noise", "max_noise",
+                                   "Adaptive: sample until the median's 95% CI is narrower than "
+                                   "F x median (e.g. 0.01 for 1%)",
+                                   0, 1, true);
+  max_noise.value_name = "F";
+  max_noise.report_key = "max_noise";
+  max_noise.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.max_noise = std::get<double>(v);
+  };
+  max_noise.show = [](const RunConfig& c) { return optional_json(c.sampling.max_noise); };
+  table.push_back(max_noise);
+
+  Setting timeout = real_setting("--timeout", "timeout",
+                                 "Adaptive: stop sampling a series after S seconds of wall time, "
+                                 "whatever else",
+                                 0, kMaxSeconds, true);
+  timeout.value_name = "S";
+  timeout.report_key = "timeout_s";
+  timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.timeout_s = std::get<double>(v);
+  };
+  timeout.show = [](const RunConfig& c) { return optional_json(c.sampling.timeout_s); };
+  table.push_back(timeout);
+
+  Setting atol = real_setting("--atol", "atol", "Absolute tolerance", 0, kMaxTolerance, false);
+  atol.report_key = "atol";
+  atol.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.tolerance.atol = std::get<double>(v);
+  };
+  atol.show = [](const RunConfig& c) { return json(c.tolerance.atol); };
+  table.push_back(atol);
+
+  Setting rtol = real_setting("--rtol", "rtol", "Relative tolerance", 0, kMaxTolerance, false);
+  rtol.report_key = "rtol";
+  rtol.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.tolerance.rtol = std::get<double>(v);
+  };
+  rtol.show = [](const RunConfig& c) { return json(c.tolerance.rtol); };
+  table.push_back(rtol);
+
+  Setting l2;
+  l2.flag = "--l2";
+  l2.key = "l2";
+  l2.report_key = "l2";
+  l2.value_name = "MODE";
+  l2.help = "flush: cold L2 before every sample; hot: back to back";
+  l2.kind = SettingKind::choice;
+  l2.choices = {"flush", "hot"};
+  l2.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.sampling.l2 = parse_l2_mode(std::get<std::string>(v));
+  };
+  l2.show = [](const RunConfig& c) { return json(to_string(c.sampling.l2)); };
+  table.push_back(l2);
+
+  Setting include_prepack = switch_setting(
+      "--include-prepack", "include_prepack",
+      "Time weight preparation (splitting/scaling W) inside every iteration");
+  include_prepack.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.include_prepack = std::get<bool>(v);
+  };
+  include_prepack.show = [](const RunConfig& c) { return json(c.include_prepack); };
+  table.push_back(include_prepack);
+
+  Setting options;
+  options.flag = "--backend-option";
+  options.key = "backend_options";
+  options.report_key = "backend_options";
+  options.value_name = "NAME.KEY=VALUE";
+  options.help = "A backend's option, repeatable, e.g. fp16x3.chunks=4";
+  options.kind = SettingKind::text;
+  options.repeatable = true;
+  options.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    add_backend_option(std::get<std::string>(v), where, c);
+  };
+  options.store_json = [](RunConfig& c, const json& value, const std::string& where) {
+    if (!value.is_object())
+      throw UsageError(fmt::format("{} must be an object like {{\"fp16x3\": {{\"chunks\": 4}}}}",
+                                   where));
+    for (const auto& item : value.items()) {
+      if (!item.value().is_object())
+        throw UsageError(fmt::format("{}.{} must be an object", where, for_terminal(item.key())));
+      c.backend_options[item.key()].update(item.value());
+    }
+  };
+  options.show = [](const RunConfig& c) { return c.backend_options; };
+  table.push_back(options);
+
+  Setting graph = switch_setting("--graph", "graph",
+                                 "Also time each device backend as CUDA-graph replays (reported "
+                                 "apart)");
+  graph.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.graph = std::get<bool>(v);
+  };
+  graph.show = [](const RunConfig& c) { return json(c.graph); };
+  table.push_back(graph);
+
+  Setting json_path;
+  json_path.flag = "--json";
+  json_path.value_name = "FILE";
+  json_path.help = "Write the JSON report to FILE";
+  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.json_path = std::get<std::string>(v);
+  };
+  table.push_back(json_path);
+
+  Setting dump;
+  dump.flag = "--dump";
+  dump.value_name = "DIR";
+  dump.help = "Write x, W, b, the reference and each y as .npy under DIR";
+  dump.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.dump_dir = std::get<std::string>(v);
+  };
+  table.push_back(dump);
+
+  Setting quiet = switch_setting("--quiet", "", "Print only the result table");
+  quiet.alias = "-q";
+  quiet.report_key.clear();
+  quiet.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.quiet = std::get<bool>(v);
+  };
+  table.push_back(quiet);
+  return table;
+}
+
+std::string expected_choices(const Setting& s) {
+  return fmt::format("choose one of: {}", fmt::join(s.choices, ", "));
+}
+
+// Checks a number against the setting's bounds; `text` is the value as given.
+void check_open_minimum(const Setting& s, double value, const std::string& text,
+                        const std::string& where) {
+  if (s.real_min_open && value <= s.real_min)
+    throw UsageError(fmt::format("{}: '{}' is out of range; expected a number above {:g} and at "
+                                 "most {:g}",
+                                 where, for_terminal(text), s.real_min, s.real_max));
+}
+
+SettingValue parse_text(const Setting& s, const std::string& text, const std::string& where) {
+  switch (s.kind) {
+    case SettingKind::integer:
+      return parse_int(text, where, s.int_min, s.int_max);
+    case SettingKind::unsigned_:
+      return parse_uint(text, where, 0, s.uint_max);
+    case SettingKind::real: {
+      const double value = parse_real(text, where, s.real_min, s.real_max);
+      check_open_minimum(s, value, text, where);
+      return value;
+    }
+    case SettingKind::choice:
+      if (std::find(s.choices.begin(), s.choices.end(), text) == s.choices.end())
+        throw UsageError(fmt::format("{}: unknown value '{}'; {}", where, for_terminal(text),
+                                     expected_choices(s)));
+      return text;
+    case SettingKind::boolean:
+      if (text == "true") return true;
+      if (text == "false") return false;
+      throw UsageError(fmt::format("{}: '{}' is not true or false", where, for_terminal(text)));
+    case SettingKind::names: {
+      std::vector<std::string> parts;
+      size_t start = 0;
+      while (true) {
+        const size_t comma = text.find(',', start);
+        std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                          : comma - start);
+        const auto first = part.find_first_not_of(" \t");
+        const auto last = part.find_last_not_of(" \t");
+        parts.push_back(first == std::string::npos ? "" : part.substr(first, last - first + 1));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      return parts;
+    }
+    case SettingKind::text:
+      break;
+  }
+  return text;
+}
+
+}  // namespace
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> table = make_settings();
+  return table;
+}
+
+const Setting* setting_for_flag(std::string_view flag) {
+  for (const Setting& s : settings())
+    if (!flag.empty() && (s.flag == flag || s.alias == flag)) return &s;
+  return nullptr;
+}
+
+const Setting* setting_for_key(std::string_view key) {
+  for (const Setting& s : settings())
+    if (!key.empty() && s.key == key) return &s;
+  return nullptr;
+}
+
+SettingValue parse_flag_value(const Setting& setting, const std::string& text) {
+  return parse_text(setting, text, setting.flag);
+}
+
+SettingValue parse_config_value(const Setting& s, const json& value, const std::string& where) {
+  const auto wrong_type = [&](const char* expected) {
+    return UsageError(fmt::format("{} must be {}, got {}", where, expected,
+                                  for_terminal(value.dump())));
+  };
+  switch (s.kind) {
+    case SettingKind::integer:
+    case SettingKind::unsigned_:
+      // The same checks and messages as on the command line, on the number's decimal text.
+      if (!value.is_number_integer()) throw wrong_type("an integer");
+      return parse_text(s, value.dump(), where);
+    case SettingKind::real:
+      if (!value.is_number()) throw wrong_type("a number");
+      return parse_text(s, value.dump(), where);
+    case SettingKind::boolean:
+      if (!value.is_boolean()) throw wrong_type("true or false");
+      return value.get<bool>();
+    case SettingKind::choice:
+      if (!value.is_string()) throw wrong_type(("a string; " + expected_choices(s)).c_str());
+      return parse_text(s, value.get<std::string>(), where);
+    case SettingKind::text:
+      if (!value.is_string()) throw wrong_type("a string");
+      return value.get<std::string>();
+    case SettingKind::names: {
+      if (value.is_string()) return parse_text(s, value.get<std::string>(), where);
+      if (!value.is_array()) throw wrong_type("a string or an array of strings");
+      std::vector<std::string> names;
+      for (const json& item : value) {
+        if (!item.is_string()) throw wrong_type("a string or an array of strings");
+        names.push_back(item.get<std::string>());
+      }
+      return names;
+    }
+  }
+  throw wrong_type("a value");
+}
+
+void apply_setting(const Setting& setting, const SettingValue& value, const std::string& where,
+                   RunConfig& config) {
+  if (setting.per_problem) {
+    for (Problem& problem : config.problems) setting.store_problem(problem, value);
+  } else {
+    setting.store(config, value, where);
+  }
+}
+
+json settings_json(const RunConfig& config) {
+  json out = json::object();
+  for (const Setting& s : settings())
+    if (!s.report_key.empty()) out[s.report_key] = s.show(config);
+  return out;
+}
+
+}  // namespace mish

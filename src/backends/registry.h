@@ -16,7 +16,10 @@ namespace mish {
 
 struct BackendEntry {
   BackendInfo info;
-  std::function<std::unique_ptr<Backend>()> create;  // a fresh, unconfigured backend
+  // A fresh, unconfigured backend in this process; empty for backends that only run in a worker.
+  std::function<std::unique_ptr<Backend>()> create;
+  bool isolated = false;                // run in a worker process (--isolate)
+  std::vector<std::string> worker_argv;  // how to start that worker (it serves info.name)
 };
 using BackendTable = std::vector<BackendEntry>;
 

@@ -60,6 +60,23 @@ Problem parse_problem(const json& object, const std::string& where) {
 
 }  // namespace
 
+std::string to_string(Isolation isolation) {
+  switch (isolation) {
+    case Isolation::all: return "all";
+    case Isolation::none: return "none";
+    case Isolation::automatic: break;
+  }
+  return "auto";
+}
+
+Isolation parse_isolation(const std::string& name) {
+  if (name == "auto") return Isolation::automatic;
+  if (name == "all") return Isolation::all;
+  if (name == "none") return Isolation::none;
+  throw UsageError(fmt::format("unknown isolation mode '{}'; choose auto, all or none",
+                               for_terminal(name)));
+}
+
 void apply_config_json(const json& document, const std::string& source, RunConfig& config) {
   if (!document.is_object())
     throw UsageError(fmt::format("{}: the config must be a JSON object", source));

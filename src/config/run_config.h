@@ -8,9 +8,16 @@
 
 #include "problem/problem.h"
 #include "timing/sampling.h"
+#include "worker/limits.h"
 #include "verify/verify.h"
 
 namespace mish {
+
+// Which backends run in a worker process of their own: `automatic` (plugins and solutions), all
+// of them, or none (plugins in the tool's own process; solutions always need their worker).
+enum class Isolation { automatic, all, none };
+std::string to_string(Isolation isolation);
+Isolation parse_isolation(const std::string& name);  // throws UsageError
 
 struct RunConfig {
   std::vector<Problem> problems{Problem{}};
@@ -24,6 +31,10 @@ struct RunConfig {
   // Per-backend options: {"fp16x3": {"chunks": 4}}; see Backend::configure.
   nlohmann::json backend_options = nlohmann::json::object();
   bool quiet = false;
+  // Backends from outside the tool, and where backends run (docs/isolation.md).
+  std::vector<std::string> plugins;  // plugin libraries (--plugin)
+  Isolation isolate = Isolation::automatic;
+  WorkerLimits worker_limits;
 };
 
 // Applies a parsed config document; throws UsageError naming `source` and the offending key on

@@ -27,6 +27,35 @@ struct StageResult {
   TimedSeries timing;
 };
 
+// An input a backend wrote into, found by comparing the inputs bit for bit after its run.
+struct InputChange {
+  std::string tensor;  // "x", "W" or "b"
+  uint64_t changed = 0, count = 0;
+  uint64_t first = 0;  // index of the first changed element
+};
+
+// A timing audit of one series (Executor::audit): events against device-synchronized wall time.
+struct TimingAudit {
+  std::string series;  // "fused", "fused/gemm", "fused graph"
+  AuditReading reading;
+  bool refused = false;  // the events undercount beyond the documented margin
+};
+
+// Another process that held a compute context on the GPU while this backend's samples were taken.
+struct OtherProcess {
+  unsigned pid = 0;
+  std::string name;  // from /proc, when it can be read
+  uint64_t used_bytes = 0;
+};
+
+// What running the backend in a worker process cost (--isolate).
+struct IsolationReport {
+  double start_ms = 0;       // spawning the worker up to its first answer, backend made
+  double round_trip_ms = 0;  // median of a few empty requests
+  int starts = 0;            // workers started for this backend so far in the run
+  std::string output;        // the last of what the worker printed (stdout and stderr)
+};
+
 // The plain-launch timing is the result's own TimedSeries (samples_ms, stats, clocks, ...).
 struct BackendResult : TimedSeries {
   std::string backend;
@@ -43,6 +72,14 @@ struct BackendResult : TimedSeries {
   size_t graph_nodes = 0;
   std::vector<StageResult> stages;    // empty unless the backend has two or more stages
   std::vector<std::string> warnings;  // spread, warm-up, throttling (also printed on stderr)
+  BackendOrigin origin;
+  std::optional<IsolationReport> isolation;  // ran in a worker process
+  // The honesty checks: the output verified again with fresh x after the timed series, the
+  // timing audits, the inputs found changed, other processes on the GPU.
+  std::optional<Verification> fresh_input_verification;
+  std::vector<TimingAudit> timing_audits;
+  std::vector<InputChange> inputs_changed;
+  std::vector<OtherProcess> other_processes;
 };
 
 struct ProblemRun {

@@ -8,6 +8,9 @@
 
 namespace mish {
 
+// The stale-output check draws its fresh x with the problem's seed plus this (2^64 / golden ratio).
+constexpr uint64_t kFreshInputSeedOffset = 0x9e3779b97f4a7c15ULL;
+
 struct ProblemData {
   Problem problem;
   HostInputs inputs;

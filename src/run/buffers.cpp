@@ -1,11 +1,42 @@
 #include "run/buffers.h"
 
+#include <fmt/format.h>
+
+#include <cstring>
 #include <limits>
 
 #include "cuda/cuda_check.cuh"
 #include "problem/generate_device.cuh"
 
 namespace mish {
+namespace {
+
+// Element-wise comparison, after a fast byte check.
+std::optional<InputChange> compare(const char* tensor, const float* now, const float* expected,
+                                   uint64_t count) {
+  if (std::memcmp(now, expected, count * sizeof(float)) == 0) return std::nullopt;
+  InputChange change{tensor, 0, count, 0};
+  for (uint64_t i = 0; i < count; ++i)
+    if (std::memcmp(&now[i], &expected[i], sizeof(float)) != 0) {
+      if (change.changed++ == 0) change.first = i;
+    }
+  return change;
+}
+
+std::string hex(const void* data, size_t bytes) {
+  std::string text;
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < bytes; ++i) text += fmt::format("{:02x}", p[i]);
+  return text;
+}
+
+std::string ipc_handle(const void* device_pointer) {
+  cudaIpcMemHandle_t handle;
+  MISH_CUDA_CHECK(cudaIpcGetMemHandle(&handle, const_cast<void*>(device_pointer)));
+  return hex(&handle, sizeof(handle));
+}
+
+}  // namespace
 
 DeviceProblemBuffers::DeviceProblemBuffers(const Problem& p, cudaStream_t stream)
     : stream_(stream), x_(p.x_count()), w_(p.w_count()), b_(p.n), y_(p.y_count()) {
@@ -20,6 +51,7 @@ Tensors DeviceProblemBuffers::tensors() { return {x_.get(), w_.get(), b_.get(), 
 
 void DeviceProblemBuffers::poison_output() {
   MISH_CUDA_CHECK(cudaMemsetAsync(y_.get(), 0xff, y_.bytes(), stream_));
+  MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before another process writes y
 }
 
 void DeviceProblemBuffers::read_output(std::vector<float>& y) {
@@ -28,15 +60,87 @@ void DeviceProblemBuffers::read_output(std::vector<float>& y) {
   MISH_CUDA_CHECK(cudaMemcpy(y.data(), y_.get(), y_.bytes(), cudaMemcpyDeviceToHost));
 }
 
-HostProblemBuffers::HostProblemBuffers(const ProblemData& data)
-    : x_(data.inputs.x), w_(data.inputs.w), b_(data.inputs.b), y_(data.problem.y_count()) {}
-
-Tensors HostProblemBuffers::tensors() { return {x_.data(), w_.data(), b_.data(), y_.data()}; }
-
-void HostProblemBuffers::poison_output() {
-  y_.assign(y_.size(), std::numeric_limits<float>::quiet_NaN());
+void DeviceProblemBuffers::load_x(const std::vector<float>& x) {
+  MISH_CUDA_CHECK(cudaMemcpy(x_.get(), x.data(), x_.bytes(), cudaMemcpyHostToDevice));
 }
 
-void HostProblemBuffers::read_output(std::vector<float>& y) { y = y_; }
+std::vector<InputChange> DeviceProblemBuffers::changed_inputs(const HostInputs& inputs) {
+  std::vector<InputChange> changes;
+  std::vector<float> now;
+  const auto check = [&](const char* name, const DeviceBuffer<float>& buffer,
+                         const std::vector<float>& expected) {
+    now.resize(buffer.size());
+    MISH_CUDA_CHECK(cudaMemcpy(now.data(), buffer.get(), buffer.bytes(), cudaMemcpyDeviceToHost));
+    if (auto change = compare(name, now.data(), expected.data(), buffer.size()))
+      changes.push_back(*change);
+  };
+  MISH_CUDA_CHECK(cudaDeviceSynchronize());
+  check("x", x_, inputs.x);
+  check("W", w_, inputs.w);
+  check("b", b_, inputs.b);
+  return changes;
+}
+
+void DeviceProblemBuffers::restore_inputs(const HostInputs& inputs) {
+  MISH_CUDA_CHECK(cudaMemcpy(x_.get(), inputs.x.data(), x_.bytes(), cudaMemcpyHostToDevice));
+  MISH_CUDA_CHECK(cudaMemcpy(w_.get(), inputs.w.data(), w_.bytes(), cudaMemcpyHostToDevice));
+  MISH_CUDA_CHECK(cudaMemcpy(b_.get(), inputs.b.data(), b_.bytes(), cudaMemcpyHostToDevice));
+}
+
+SharedTensors DeviceProblemBuffers::share() {
+  return {{{"kind", "device"},
+           {"x", ipc_handle(x_.get())},
+           {"w", ipc_handle(w_.get())},
+           {"b", ipc_handle(b_.get())},
+           {"y", ipc_handle(y_.get())}},
+          {}};
+}
+
+HostProblemBuffers::HostProblemBuffers(const ProblemData& data)
+    : problem_(data.problem),
+      memory_(sizeof(float) * (data.problem.x_count() + data.problem.w_count() +
+                               uint64_t(data.problem.n) + data.problem.y_count())) {
+  x_ = static_cast<float*>(memory_.data());
+  w_ = x_ + problem_.x_count();
+  b_ = w_ + problem_.w_count();
+  y_ = b_ + problem_.n;
+  restore_inputs(data.inputs);
+}
+
+Tensors HostProblemBuffers::tensors() { return {x_, w_, b_, y_}; }
+
+void HostProblemBuffers::poison_output() {
+  std::fill(y_, y_ + problem_.y_count(), std::numeric_limits<float>::quiet_NaN());
+}
+
+void HostProblemBuffers::read_output(std::vector<float>& y) { y.assign(y_, y_ + problem_.y_count()); }
+
+void HostProblemBuffers::load_x(const std::vector<float>& x) {
+  std::copy(x.begin(), x.end(), x_);
+}
+
+std::vector<InputChange> HostProblemBuffers::changed_inputs(const HostInputs& inputs) {
+  std::vector<InputChange> changes;
+  if (auto c = compare("x", x_, inputs.x.data(), inputs.x.size())) changes.push_back(*c);
+  if (auto c = compare("W", w_, inputs.w.data(), inputs.w.size())) changes.push_back(*c);
+  if (auto c = compare("b", b_, inputs.b.data(), inputs.b.size())) changes.push_back(*c);
+  return changes;
+}
+
+void HostProblemBuffers::restore_inputs(const HostInputs& inputs) {
+  std::copy(inputs.x.begin(), inputs.x.end(), x_);
+  std::copy(inputs.w.begin(), inputs.w.end(), w_);
+  std::copy(inputs.b.begin(), inputs.b.end(), b_);
+}
+
+SharedTensors HostProblemBuffers::share() {
+  return {{{"kind", "host"},
+           {"bytes", memory_.bytes()},
+           {"x", 0},
+           {"w", (w_ - x_) * sizeof(float)},
+           {"b", (b_ - x_) * sizeof(float)},
+           {"y", (y_ - x_) * sizeof(float)}},
+          {memory_.fd()}};
+}
 
 }  // namespace mish

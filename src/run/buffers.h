@@ -1,18 +1,32 @@
 // Where a backend finds the layer's tensors: device memory for device backends (generated there
-// by the same counter-based generator as the host inputs), host memory for host backends (a copy
-// of the inputs, so a backend can never reach the run's own). The run poisons and reads y through
-// them; the backend sees only their Tensors.
+// by the same counter-based generator as the host inputs), shared host memory for host backends
+// (a copy of the inputs, so a backend can never reach the run's own). The run poisons and reads
+// y through them, swaps in fresh x for the stale-output check, checks that the inputs are as
+// generated and restores them, and shares them with worker processes (CUDA IPC handles, or the
+// host memory's descriptor).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
 #include "cuda/device_buffer.h"
+#include "outcome/outcome.h"
 #include "problem/problem_data.h"
+#include "worker/shared_memory.h"
 
 namespace mish {
+
+// How a worker reaches the buffers: a description for its socket message, and the descriptors
+// to pass along with it.
+struct SharedTensors {
+  nlohmann::json description;
+  std::vector<int> fds;
+};
 
 class ProblemBuffers {
  public:
@@ -22,6 +36,12 @@ class ProblemBuffers {
   virtual void poison_output() = 0;
   // Copies y to `y` once the work that writes it has finished.
   virtual void read_output(std::vector<float>& y) = 0;
+  // Replaces x (the fresh-input check); restore_inputs() puts the problem's own back.
+  virtual void load_x(const std::vector<float>& x) = 0;
+  // The inputs that differ from `inputs`, bit for bit.
+  virtual std::vector<InputChange> changed_inputs(const HostInputs& inputs) = 0;
+  virtual void restore_inputs(const HostInputs& inputs) = 0;
+  virtual SharedTensors share() = 0;
 };
 
 class DeviceProblemBuffers final : public ProblemBuffers {
@@ -30,6 +50,10 @@ class DeviceProblemBuffers final : public ProblemBuffers {
   Tensors tensors() override;
   void poison_output() override;
   void read_output(std::vector<float>& y) override;
+  void load_x(const std::vector<float>& x) override;
+  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
+  void restore_inputs(const HostInputs& inputs) override;
+  SharedTensors share() override;
 
  private:
   cudaStream_t stream_;
@@ -42,9 +66,15 @@ class HostProblemBuffers final : public ProblemBuffers {
   Tensors tensors() override;
   void poison_output() override;
   void read_output(std::vector<float>& y) override;
+  void load_x(const std::vector<float>& x) override;
+  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
+  void restore_inputs(const HostInputs& inputs) override;
+  SharedTensors share() override;
 
  private:
-  std::vector<float> x_, w_, b_, y_;
+  Problem problem_;
+  SharedMemory memory_;  // x, W, b, y one after the other
+  float *x_, *w_, *b_, *y_;
 };
 
 }  // namespace mish

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "outcome/outcome.h"
 #include "run/buffers.h"
 #include "timing/sampling.h"
 #include "timing/timer.h"
@@ -50,9 +51,14 @@ class Executor {
   virtual void run_once(const Series& series) = 0;
   virtual Sampling sample(const Series& series, const SampleSettings& settings,
                           const ProgressFn& on_progress) = 0;
+  // Device backends: the audit above (host backends' timing is wall time already).
+  virtual AuditReading audit(const Series& series, int iterations) = 0;
   // --graph: captures one forward pass (throws GraphCaptureError); returns the graph's node count.
   virtual size_t capture_graph() = 0;
   virtual nlohmann::json describe() = 0;
+  // Running in a worker process: its cost so far, and its process ids (for the tenant check).
+  virtual std::optional<IsolationReport> isolation() const { return std::nullopt; }
+  virtual std::vector<unsigned> pids() const { return {}; }
 };
 
 // What an in-process executor works with: the run's stream and timer (both null for host

@@ -1,10 +1,9 @@
 #include "run/in_process_executor.h"
 
 #include <chrono>
-#include <functional>
+#include <stdexcept>
 
 #include "cuda/cuda_check.cuh"
-#include "timing/graph.h"
 #include "timing/statistics.h"
 
 namespace mish {
@@ -20,98 +19,90 @@ SampleSettings prepack_sampling() {
   return settings;
 }
 
-class InProcessExecutor final : public Executor {
- public:
-  InProcessExecutor(std::unique_ptr<Backend> backend, const ExecutionEnv& env)
-      : backend_(std::move(backend)), env_(env),
-        on_host_(backend_->placement() == Placement::host) {}
-
-  Support supports(const Problem& problem, const DeviceInfo* device) override {
-    return backend_->supports(problem, device);
-  }
-
-  SetupReport setup(const Problem& problem, ProblemBuffers& buffers) override {
-    graph_.reset();
-    tensors_ = buffers.tensors();
-    SetupReport report;
-    const auto start = std::chrono::steady_clock::now();
-    backend_->setup(problem, tensors_, stream());
-    if (!on_host_) MISH_CUDA_CHECK(cudaStreamSynchronize(stream()));
-    report.setup_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    report.prepacks_weights = backend_->prepacks_weights();
-    stages_ = backend_->stages();
-    if (stages_.size() >= 2)
-      for (const Stage& stage : stages_) report.stages.push_back({stage.name, stage.kind, stage.bytes});
-    return report;
-  }
-
-  double time_prepack() override {
-    const auto prepack = [&] { backend_->prepack(tensors_, stream()); };
-    const Sampling sampling = on_host_ ? sample_host(prepack, prepack_sampling())
-                                       : env_.timer->sample(prepack, prepack_sampling());
-    return summarize(sampling.samples_ms).median;
-  }
-
-  void run_once(const Series& series) override {
-    work(series)();
-    backend_->write_output(tensors_, stream());
-    if (!on_host_) MISH_CUDA_CHECK(cudaStreamSynchronize(stream()));
-  }
-
-  Sampling sample(const Series& series, const SampleSettings& settings,
-                  const ProgressFn& on_progress) override {
-    const std::function<void()> enqueue = work(series);
-    if (on_host_) return sample_host(enqueue, settings, on_progress);
-    Sampling sampling = env_.timer->sample(enqueue, settings, on_progress);
-    MISH_CUDA_CHECK(cudaGetLastError());
-    return sampling;
-  }
-
-  size_t capture_graph() override {
-    graph_.reset();
-    graph_ = std::make_unique<CapturedGraph>(stream(), forward_pass());
-    return graph_->node_count();
-  }
-
-  nlohmann::json describe() override { return backend_->describe(); }
-
- private:
-  cudaStream_t stream() const { return env_.stream; }
-
-  // One forward pass as the timed iterations run it.
-  std::function<void()> forward_pass() {
-    return [this] {
-      if (env_.include_prepack) backend_->prepack(tensors_, stream());
-      backend_->run(tensors_, stream());
-    };
-  }
-
-  std::function<void()> work(const Series& series) {
-    switch (series.kind) {
-      case Series::Kind::stage:
-        return [this, &stage = stages_.at(series.stage)] { stage.enqueue(tensors_, stream()); };
-      case Series::Kind::graph:
-        return [this] { graph_->launch(stream()); };
-      case Series::Kind::plain:
-        break;
-    }
-    return forward_pass();
-  }
-
-  std::unique_ptr<Backend> backend_;
-  ExecutionEnv env_;
-  bool on_host_;
-  Tensors tensors_;
-  std::vector<Stage> stages_;
-  std::unique_ptr<CapturedGraph> graph_;
-};
-
 }  // namespace
 
-std::unique_ptr<Executor> make_in_process_executor(std::unique_ptr<Backend> backend,
-                                                   const ExecutionEnv& env) {
-  return std::make_unique<InProcessExecutor>(std::move(backend), env);
+InProcessExecutor::InProcessExecutor(std::unique_ptr<Backend> backend, const ExecutionEnv& env)
+    : backend_(std::move(backend)), env_(env),
+      on_host_(backend_->placement() == Placement::host) {}
+
+Support InProcessExecutor::supports(const Problem& problem, const DeviceInfo* device) {
+  return backend_->supports(problem, device);
+}
+
+SetupReport InProcessExecutor::setup(const Problem& problem, ProblemBuffers& buffers) {
+  return setup_on(problem, buffers.tensors());
+}
+
+SetupReport InProcessExecutor::setup_on(const Problem& problem, const Tensors& tensors) {
+  graph_.reset();
+  tensors_ = tensors;
+  SetupReport report;
+  const auto start = std::chrono::steady_clock::now();
+  backend_->setup(problem, tensors_, stream());
+  if (!on_host_) MISH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  report.setup_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  report.prepacks_weights = backend_->prepacks_weights();
+  stages_ = backend_->stages();
+  if (stages_.size() >= 2)
+    for (const Stage& stage : stages_) report.stages.push_back({stage.name, stage.kind, stage.bytes});
+  return report;
+}
+
+double InProcessExecutor::time_prepack() {
+  const auto prepack = [&] { backend_->prepack(tensors_, stream()); };
+  const Sampling sampling = on_host_ ? sample_host(prepack, prepack_sampling())
+                                     : env_.timer->sample(prepack, prepack_sampling());
+  return summarize(sampling.samples_ms).median;
+}
+
+void InProcessExecutor::run_once(const Series& series) {
+  work(series)();
+  backend_->write_output(tensors_, stream());
+  if (!on_host_) MISH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+Sampling InProcessExecutor::sample(const Series& series, const SampleSettings& settings,
+                                   const ProgressFn& on_progress) {
+  const std::function<void()> enqueue = work(series);
+  if (on_host_) return sample_host(enqueue, settings, on_progress);
+  Sampling sampling = env_.timer->sample(enqueue, settings, on_progress);
+  MISH_CUDA_CHECK(cudaGetLastError());
+  return sampling;
+}
+
+AuditReading InProcessExecutor::audit(const Series& series, int iterations) {
+  if (on_host_) throw std::logic_error("host backends are timed by wall clock: no audit");
+  AuditReading reading = env_.timer->audit(work(series), iterations);
+  MISH_CUDA_CHECK(cudaGetLastError());
+  return reading;
+}
+
+size_t InProcessExecutor::capture_graph() {
+  graph_.reset();
+  graph_ = std::make_unique<CapturedGraph>(stream(), forward_pass());
+  return graph_->node_count();
+}
+
+nlohmann::json InProcessExecutor::describe() { return backend_->describe(); }
+
+std::function<void()> InProcessExecutor::forward_pass() {
+  return [this] {
+    if (env_.include_prepack) backend_->prepack(tensors_, stream());
+    backend_->run(tensors_, stream());
+  };
+}
+
+std::function<void()> InProcessExecutor::work(const Series& series) {
+  switch (series.kind) {
+    case Series::Kind::stage:
+      return [this, &stage = stages_.at(series.stage)] { stage.enqueue(tensors_, stream()); };
+    case Series::Kind::graph:
+      return [this] { graph_->launch(stream()); };
+    case Series::Kind::plain:
+      break;
+  }
+  return forward_pass();
 }
 
 }  // namespace mish

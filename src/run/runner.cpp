@@ -11,7 +11,9 @@
 #include "run/buffers.h"
 #include "run/device_context.h"
 #include "run/in_process_executor.h"
+#include "problem/input_rng.cuh"
 #include "run/steps.h"
+#include "run/worker_executor.h"
 
 namespace mish {
 namespace {
@@ -49,6 +51,42 @@ ProblemData prepare_problem(const RunConfig& config, const Problem& problem, Pro
   return data;
 }
 
+// The same problem with another x (drawn with another seed) and its own reference, for the
+// stale-output check.
+ProblemData fresh_problem(const RunConfig& config, const ProblemData& data) {
+  say(config, "float64 reference for fresh x (stale-output check)");
+  ProblemData fresh;
+  fresh.problem = data.problem;
+  Problem other = data.problem;
+  other.seed += kFreshInputSeedOffset;
+  fresh.inputs.x.resize(other.x_count());
+  generate_tensor(other, Tensor::x, fresh.inputs.x.data(), other.x_count());
+  fresh.inputs.w = data.inputs.w;
+  fresh.inputs.b = data.inputs.b;
+  ProgressBar progress("float64 reference, fresh x", !config.quiet);
+  fresh.reference =
+      compute_reference(data.problem, fresh.inputs, [&](double done) { progress.update(done); });
+  return fresh;
+}
+
+std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEntry& entry,
+                                        DeviceContext* gpu) {
+  if (entry.isolated) {
+    WorkerLaunch launch;
+    launch.argv = entry.worker_argv;
+    launch.backend = entry.info.name;
+    launch.options = config.backend_options.value(entry.info.name, nlohmann::json::object());
+    launch.l2 = config.sampling.l2;
+    launch.include_prepack = config.include_prepack;
+    launch.limits = config.worker_limits;
+    return std::make_unique<WorkerExecutor>(std::move(launch));
+  }
+  const bool on_device = entry.info.placement == Placement::device;
+  const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
+                         on_device ? gpu->timer.get() : nullptr, config.include_prepack};
+  return std::make_unique<InProcessExecutor>(make_configured(entry, config.backend_options), env);
+}
+
 }  // namespace
 
 RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) {
@@ -69,18 +107,30 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
   }
 
   std::vector<std::unique_ptr<Executor>> executors;
-  for (const BackendEntry& entry : backends) {
-    const bool on_device = entry.info.placement == Placement::device;
-    const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
-                           on_device ? gpu->timer.get() : nullptr, config.include_prepack};
-    executors.push_back(make_in_process_executor(make_configured(entry, config.backend_options), env));
-  }
+  for (const BackendEntry& entry : backends)
+    executors.push_back(make_executor(config, entry, gpu.get()));
+  const auto own_pids = [&] {
+    std::vector<unsigned> pids;
+    for (const auto& executor : executors)
+      for (unsigned pid : executor->pids()) pids.push_back(pid);
+    return pids;
+  };
 
   for (const Problem& problem : config.problems) {
     ProblemRun run;
     run.problem = problem;
     const ProblemData data = prepare_problem(config, problem, run);
     if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
+    std::optional<ProblemData> fresh;
+    const StepEnv env{config,
+                      data,
+                      [&]() -> const ProblemData& {
+                        if (!fresh) fresh = fresh_problem(config, data);
+                        return *fresh;
+                      },
+                      gpu ? &gpu->device : nullptr,
+                      gpu ? gpu->clocks.get() : nullptr,
+                      own_pids};
     std::unique_ptr<ProblemBuffers> device_buffers, host_buffers;
     for (size_t i = 0; i < backends.size(); ++i) {
       const BackendInfo& info = backends[i].info;
@@ -93,8 +143,7 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
           buffers = std::make_unique<HostProblemBuffers>(data);
       }
       say(config, "{}: verifying and timing", info.name);
-      run.results.push_back(run_steps(config, data, gpu ? &gpu->device : nullptr,
-                                      gpu && gpu->clocks, *buffers, *executors[i], info));
+      run.results.push_back(run_steps(env, *buffers, *executors[i], info));
     }
     outcome.runs.push_back(std::move(run));
   }

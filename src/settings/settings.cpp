@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <limits>
 
 #include "common/decimal.h"
@@ -54,6 +56,11 @@ Setting switch_setting(std::string flag, std::string key, std::string help) {
   s.help = std::move(help);
   s.kind = SettingKind::boolean;
   return s;
+}
+
+// Watchdog limits are whole seconds, at least one.
+std::chrono::seconds whole_seconds(double seconds) {
+  return std::chrono::seconds(std::max<long long>(1, std::llround(seconds)));
 }
 
 json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
@@ -263,6 +270,61 @@ std::vector<Setting> make_settings() {
   graph.show = [](const RunConfig& c) { return json(c.graph); };
   table.push_back(graph);
 
+  Setting plugin;
+  plugin.flag = "--plugin";
+  plugin.key = "plugins";
+  plugin.report_key = "plugins";
+  plugin.value_name = "PATH";
+  plugin.help = "Load backends from a plugin library (include/mishbench/plugin.h), repeatable";
+  plugin.kind = SettingKind::paths;
+  plugin.repeatable = true;
+  plugin.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    for (const std::string& path : std::get<std::vector<std::string>>(v)) {
+      if (path.empty()) throw UsageError(fmt::format("{}: a plugin path is empty", where));
+      c.plugins.push_back(path);
+    }
+  };
+  plugin.show = [](const RunConfig& c) { return json(c.plugins); };
+  table.push_back(plugin);
+
+  Setting isolate;
+  isolate.flag = "--isolate";
+  isolate.key = "isolate";
+  isolate.report_key = "isolate";
+  isolate.value_name = "MODE";
+  isolate.help = "Worker processes: auto (plugins and solutions), all (every backend) or none";
+  isolate.kind = SettingKind::choice;
+  isolate.choices = {"auto", "all", "none"};
+  isolate.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.isolate = parse_isolation(std::get<std::string>(v));
+  };
+  isolate.show = [](const RunConfig& c) { return json(to_string(c.isolate)); };
+  table.push_back(isolate);
+
+  Setting setup_timeout = real_setting("--setup-timeout", "setup_timeout",
+                                       "Kill a worker that takes longer than S seconds to start "
+                                       "and set its backend up",
+                                       0, kMaxSeconds, true);
+  setup_timeout.value_name = "S";
+  setup_timeout.report_key = "setup_timeout_s";
+  setup_timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.worker_limits.setup = whole_seconds(std::get<double>(v));
+  };
+  setup_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.setup.count()); };
+  table.push_back(setup_timeout);
+
+  Setting worker_timeout = real_setting("--worker-timeout", "worker_timeout",
+                                        "Kill a worker that stays silent for S seconds in any "
+                                        "other step",
+                                        0, kMaxSeconds, true);
+  worker_timeout.value_name = "S";
+  worker_timeout.report_key = "worker_timeout_s";
+  worker_timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.worker_limits.step = whole_seconds(std::get<double>(v));
+  };
+  worker_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.step.count()); };
+  table.push_back(worker_timeout);
+
   Setting json_path;
   json_path.flag = "--json";
   json_path.value_name = "FILE";
@@ -339,6 +401,8 @@ SettingValue parse_text(const Setting& s, const std::string& text, const std::st
       }
       return parts;
     }
+    case SettingKind::paths:
+      return std::vector<std::string>{text};
     case SettingKind::text:
       break;
   }
@@ -391,6 +455,7 @@ SettingValue parse_config_value(const Setting& s, const json& value, const std::
     case SettingKind::text:
       if (!value.is_string()) throw wrong_type("a string");
       return value.get<std::string>();
+    case SettingKind::paths:
     case SettingKind::names: {
       if (value.is_string()) return parse_text(s, value.get<std::string>(), where);
       if (!value.is_array()) throw wrong_type("a string or an array of strings");

@@ -25,6 +25,7 @@ enum class SettingKind {
   boolean,    // a flag without a value on the command line; true/false in a config file
   text,       // a string (a path, a NAME.KEY=VALUE assignment)
   names,      // a comma list on the command line; a string or array of strings in a file
+  paths,      // one path per flag (repeatable); a string or array of strings in a file
 };
 
 using SettingValue =

@@ -34,6 +34,15 @@ constexpr ReasonBit kReasons[] = {
     {0x100, "display_clock_setting", false},
 };
 
+// nvmlProcessInfo_v2_t, what nvmlDeviceGetComputeRunningProcesses_v2 fills in.
+struct NvmlProcessInfo {
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id;
+  unsigned compute_instance_id;
+};
+constexpr NvmlReturn kNvmlInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+
 template <typename F>
 F symbol(void* library, const char* name) {
   return reinterpret_cast<F>(dlsym(library, name));
@@ -52,6 +61,7 @@ struct ClockMonitor::Api {
   NvmlReturn (*temperature)(NvmlDevice, int, unsigned*) = nullptr;
   NvmlReturn (*power_usage)(NvmlDevice, unsigned*) = nullptr;
   NvmlReturn (*event_reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  NvmlReturn (*compute_processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
   bool initialized = false;
 
   ~Api() {
@@ -97,6 +107,8 @@ std::unique_ptr<ClockMonitor> ClockMonitor::open(int cuda_ordinal, std::string* 
   if (api->event_reasons == nullptr)
     api->event_reasons = symbol<decltype(api->event_reasons)>(
         api->library, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  api->compute_processes = symbol<decltype(api->compute_processes)>(
+      api->library, "nvmlDeviceGetComputeRunningProcesses_v2");
   if (api->init == nullptr || api->shutdown == nullptr || api->error_string == nullptr ||
       api->handle_by_pci_bus_id == nullptr || api->clock_info == nullptr)
     return fail("libnvidia-ml.so.1 lacks the functions needed");
@@ -166,6 +178,25 @@ ClockSummary summarize_clocks(const std::vector<std::optional<ClockReading>>& re
   summary.sm_mhz_max = mhz.back();
   summary.sm_mhz_median = mhz[mhz.size() / 2];
   return summary;
+}
+
+std::optional<std::vector<GpuProcess>> ClockMonitor::compute_processes() const {
+  if (api_->compute_processes == nullptr) return std::nullopt;
+  std::vector<NvmlProcessInfo> infos(64);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    unsigned count = static_cast<unsigned>(infos.size());
+    const NvmlReturn status = api_->compute_processes(device_, &count, infos.data());
+    if (status == kNvmlInsufficientSize) {
+      infos.resize(2 * count + 16);
+      continue;
+    }
+    if (status != kNvmlSuccess) return std::nullopt;
+    std::vector<GpuProcess> processes;
+    for (unsigned i = 0; i < count; ++i)
+      processes.push_back({infos[i].pid, infos[i].used_gpu_memory});
+    return processes;
+  }
+  return std::nullopt;
 }
 
 }  // namespace mish

@@ -21,6 +21,12 @@ struct ClockReading {
 // Names of the throttling reasons set in `reasons` ("sw_power_cap", "hw_thermal_slowdown", ...).
 std::vector<std::string> throttle_reason_names(uint64_t reasons);
 
+// A process holding a compute context on the GPU, as NVML lists it.
+struct GpuProcess {
+  unsigned pid = 0;
+  uint64_t used_bytes = 0;  // device memory it holds (NVML may not know: then a huge value)
+};
+
 class ClockMonitor {
  public:
   // The NVML view of the CUDA device `cuda_ordinal`; nullptr (with the reason in `why`) when
@@ -33,6 +39,8 @@ class ClockMonitor {
   // The current state; nullopt if the SM clock cannot be read.
   std::optional<ClockReading> read() const;
   std::optional<unsigned> max_sm_mhz() const;  // the device's maximum (boost) SM clock
+  // The processes with a compute context on the device; nullopt when NVML cannot say.
+  std::optional<std::vector<GpuProcess>> compute_processes() const;
 
   struct Api;
 

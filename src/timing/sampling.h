@@ -44,6 +44,15 @@ struct Sampling {
   int gate_timeouts = 0;  // samples whose enqueue blocked the host (see cuda/stream_gate.cuh)
 };
 
+// A timing audit: `iterations` runs of a series' work enqueued back to back, timed by events on
+// the timed stream and by the host clock from one device synchronization to the next. Work the
+// events do not see (another stream, the host) shows as wall time beyond them.
+struct AuditReading {
+  int iterations = 0;
+  double events_ms = 0;
+  double wall_ms = 0;
+};
+
 // Device-to-device copy bandwidth: the median of timed copies of `bytes_per_copy`, counting the
 // bytes read plus the bytes written (2 x bytes per copy), the unit the epilogue's GB/s uses.
 struct CopyBandwidth {

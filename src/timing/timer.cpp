@@ -99,6 +99,22 @@ Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleS
   });
 }
 
+AuditReading DeviceTimer::audit(const std::function<void()>& enqueue, int iterations) {
+  MISH_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto start = std::chrono::steady_clock::now();
+  MISH_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  for (int i = 0; i < iterations; ++i) enqueue();
+  MISH_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+  MISH_CUDA_CHECK(cudaDeviceSynchronize());
+  AuditReading reading;
+  reading.iterations = iterations;
+  reading.wall_ms = seconds_since(start) * 1e3;
+  float events_ms = 0.0f;
+  MISH_CUDA_CHECK(cudaEventElapsedTime(&events_ms, start_, stop_));
+  reading.events_ms = events_ms;
+  return reading;
+}
+
 Sampling sample_host(const std::function<void()>& run, const SampleSettings& settings,
                      const ProgressFn& on_progress) {
   for (int i = 0; i < settings.warmup; ++i) run();

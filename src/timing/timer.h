@@ -34,6 +34,10 @@ class DeviceTimer {
   Sampling sample(const std::function<void()>& enqueue, const SampleSettings& settings,
                   const ProgressFn& on_progress = {});
 
+  // Enqueues `enqueue` `iterations` times back to back (no flush, no gate) between two events,
+  // from one cudaDeviceSynchronize to the next (AuditReading).
+  AuditReading audit(const std::function<void()>& enqueue, int iterations);
+
   cudaStream_t stream() const { return stream_; }
 
  private:

@@ -1,0 +1,105 @@
+#include "run/worker_executor.h"
+
+#include <algorithm>
+
+#include "timing/statistics.h"
+#include "worker/protocol.h"
+
+namespace mish {
+namespace {
+
+using nlohmann::json;
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+constexpr int kRoundTrips = 5;
+
+}  // namespace
+
+WorkerExecutor::WorkerExecutor(WorkerLaunch launch) : launch_(std::move(launch)) {}
+
+WorkerProcess& WorkerExecutor::worker() {
+  if (process_ && process_->alive()) return *process_;
+  process_.reset();
+  const auto start = std::chrono::steady_clock::now();
+  process_ = std::make_unique<WorkerProcess>(launch_.argv, launch_.backend);
+  process_->request({{"op", "open"},
+                     {"backend", launch_.backend},
+                     {"options", launch_.options},
+                     {"l2", to_string(launch_.l2)},
+                     {"include_prepack", launch_.include_prepack}},
+                    "starting the worker", launch_.limits.setup);
+  cost_.start_ms = ms_since(start);
+  std::vector<double> trips;
+  for (int i = 0; i < kRoundTrips; ++i) {
+    const auto sent = std::chrono::steady_clock::now();
+    process_->request({{"op", "ping"}}, "a ping", launch_.limits.step);
+    trips.push_back(ms_since(sent));
+  }
+  cost_.round_trip_ms = median(trips);
+  ++cost_.starts;
+  return *process_;
+}
+
+json WorkerExecutor::ask(const json& request, const std::string& during,
+                         const ProgressFn& on_progress, const std::vector<int>& fds) {
+  return worker().request(request, during, launch_.limits.step, on_progress, fds);
+}
+
+Support WorkerExecutor::supports(const Problem& problem, const DeviceInfo*) {
+  const json reply = ask({{"op", "supports"}, {"problem", to_message(problem)}}, "supports()");
+  return {reply.at("supported").get<bool>(), reply.at("reason").get<std::string>()};
+}
+
+SetupReport WorkerExecutor::setup(const Problem& problem, ProblemBuffers& buffers) {
+  const SharedTensors shared = buffers.share();
+  const json reply = worker().request(
+      {{"op", "setup"}, {"problem", to_message(problem)}, {"buffers", shared.description}},
+      "setup()", launch_.limits.setup, {}, shared.fds);
+  return setup_report_from(reply.at("setup"));
+}
+
+double WorkerExecutor::time_prepack() {
+  return ask({{"op", "time_prepack"}}, "prepack()").at("median_ms").get<double>();
+}
+
+void WorkerExecutor::run_once(const Series& series) {
+  ask({{"op", "run_once"}, {"series", to_message(series)}}, "a verification run");
+}
+
+Sampling WorkerExecutor::sample(const Series& series, const SampleSettings& settings,
+                                const ProgressFn& on_progress) {
+  const json reply = ask(
+      {{"op", "sample"}, {"series", to_message(series)}, {"sampling", to_message(settings)}},
+      "the timed series", on_progress);
+  return sampling_from(reply.at("sampling"));
+}
+
+AuditReading WorkerExecutor::audit(const Series& series, int iterations) {
+  const json reply = ask(
+      {{"op", "audit"}, {"series", to_message(series)}, {"iterations", iterations}},
+      "the timing audit");
+  return audit_from(reply.at("audit"));
+}
+
+size_t WorkerExecutor::capture_graph() {
+  return ask({{"op", "capture_graph"}}, "the CUDA graph capture").at("nodes").get<size_t>();
+}
+
+std::optional<IsolationReport> WorkerExecutor::isolation() const {
+  IsolationReport report = cost_;
+  if (process_) report.output = process_->output_tail();
+  return report;
+}
+
+std::vector<unsigned> WorkerExecutor::pids() const {
+  if (process_ && process_->alive()) return {static_cast<unsigned>(process_->pid())};
+  return {};
+}
+
+json WorkerExecutor::describe() { return ask({{"op", "describe"}}, "describe()").at("details"); }
+
+}  // namespace mish

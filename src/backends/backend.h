@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,20 @@ inline double epilogue_bytes(const Problem& problem, bool reads_bias) {
   return 8.0 * double(problem.m) * double(problem.n) + (reads_bias ? 4.0 * double(problem.n) : 0.0);
 }
 
+// Where a backend comes from, for --list-backends and the report.
+struct BackendOrigin {
+  std::string kind = "builtin";  // "builtin", "plugin", "solution"
+  std::string path;              // plugin library or solution file, canonical
+  std::string sha256;            // of that file
+  int abi_version = 0;           // plugins: the ABI version the library was built against
+};
+
+// A backend's own failure (a plugin call returned an error, ...): the run records it as `error`.
+class BackendError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -86,6 +101,12 @@ class Backend {
   virtual std::vector<Stage> stages() const { return {}; }
   // Algorithm, tiles, launch configuration: lands in the report.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
+  virtual BackendOrigin origin() const { return {}; }
+  // Copies the last run's result into y, for backends whose run() leaves it elsewhere; untimed,
+  // called after run() whenever y is about to be read. Default: nothing (run() writes y).
+  virtual void write_output(const Tensors& tensors, cudaStream_t stream) {
+    (void)tensors, (void)stream;
+  }
 };
 
 // A backend whose forward pass is a library GEMM into y followed by elementwise kernels on y:

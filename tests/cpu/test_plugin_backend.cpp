@@ -113,6 +113,22 @@ TEST_F(ExampleHostPlugin, RejectsOptions) {
             "setup(): host-loops takes no options (got {\"tile\":8})");
 }
 
+// The device example without a GPU: it declines with its reason, and its calls that need no
+// device work.
+TEST(ExampleDevicePlugin, DeclinesWithoutAGpu) {
+  const auto backend = backend_named(MISHBENCH_DEVICE_PLUGIN, "simt-tiled");
+  EXPECT_EQ(backend->placement(), Placement::device);
+  const Support support = backend->supports(Problem{}, nullptr);
+  EXPECT_FALSE(support.ok);
+  EXPECT_EQ(support.reason, "simt-tiled runs on a CUDA GPU and none is present");
+  DeviceInfo h200;
+  h200.name = "NVIDIA H200", h200.cc_major = 9, h200.sms = 132;
+  EXPECT_TRUE(backend->supports(Problem{}, &h200).ok);
+  Problem tall;
+  tall.m = int64_t(1) << 30;
+  EXPECT_EQ(backend->supports(tall, &h200).reason, "simt-tiled covers m with grid.y: m <= 8388480");
+}
+
 using HonestHostPlugin = OnHost;
 
 TEST_F(HonestHostPlugin, OptionsPrepackAndRunReachThePlugin) {

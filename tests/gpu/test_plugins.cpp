@@ -38,16 +38,18 @@ Problem shape(int64_t m, int64_t n, int64_t k) {
 struct DeviceTensors {
   DeviceTensors(const Problem& problem, const HostInputs& inputs, size_t offset)
       : problem(problem), offset(offset), x(problem.x_count() + offset),
-        w(problem.w_count() + offset), b(size_t(problem.n) + offset), y(problem.y_count() + offset) {
+        w(problem.w_count() + offset), b(size_t(problem.n) + offset),
+        y(problem.y_count() + offset) {
     upload(inputs);
   }
   void upload(const HostInputs& inputs) {
-    MISH_CUDA_CHECK(cudaMemcpy(x.get() + offset, inputs.x.data(), inputs.x.size() * sizeof(float),
-                               cudaMemcpyHostToDevice));
-    MISH_CUDA_CHECK(cudaMemcpy(w.get() + offset, inputs.w.data(), inputs.w.size() * sizeof(float),
-                               cudaMemcpyHostToDevice));
-    MISH_CUDA_CHECK(cudaMemcpy(b.get() + offset, inputs.b.data(), inputs.b.size() * sizeof(float),
-                               cudaMemcpyHostToDevice));
+    const auto copy = [&](const DeviceBuffer<float>& to, const std::vector<float>& from) {
+      MISH_CUDA_CHECK(cudaMemcpy(to.get() + offset, from.data(), from.size() * sizeof(float),
+                                 cudaMemcpyHostToDevice));
+    };
+    copy(x, inputs.x);
+    copy(w, inputs.w);
+    copy(b, inputs.b);
   }
   Tensors tensors() const {
     return {x.get() + offset, w.get() + offset, b.get() + offset, y.get() + offset};
@@ -55,7 +57,8 @@ struct DeviceTensors {
   // Poisons y (NaN), runs `backend` once on `stream` and verifies y against `reference`.
   Verification run_and_verify(Backend& backend, const std::vector<double>& reference,
                               cudaStream_t stream) const {
-    MISH_CUDA_CHECK(cudaMemsetAsync(y.get() + offset, 0xff, problem.y_count() * sizeof(float), stream));
+    MISH_CUDA_CHECK(
+        cudaMemsetAsync(y.get() + offset, 0xff, problem.y_count() * sizeof(float), stream));
     backend.run(tensors(), stream);
     backend.write_output(tensors(), stream);
     MISH_CUDA_CHECK(cudaStreamSynchronize(stream));

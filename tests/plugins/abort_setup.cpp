@@ -10,10 +10,9 @@ int setup(void**, const mishbench_shape*, const mishbench_tensors*, const char*,
   std::abort();
 }
 
-const mishbench_backend kBackends[] = {{"abort-setup", "test plugin: aborts in setup()", "fp32",
-                                        MISHBENCH_HOST, MISHBENCH_FP32, nullptr, setup, nullptr,
-                                        test_plugin::run_honest_host, nullptr, 0, nullptr,
-                                        nullptr, nullptr, test_plugin::teardown_shape}};
+const mishbench_backend kBackends[] = {test_plugin::backend_of(
+    "abort-setup", MISHBENCH_HOST, setup, test_plugin::run_honest_host,
+    test_plugin::teardown_shape)};
 
 }  // namespace
 

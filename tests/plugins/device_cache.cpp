@@ -42,10 +42,8 @@ void teardown(void* instance) {
   delete self;
 }
 
-const mishbench_backend kBackends[] = {{"device-cache", "test plugin: replays setup's answer",
-                                        "fp32", MISHBENCH_DEVICE, MISHBENCH_FP32, nullptr, setup,
-                                        nullptr, run, nullptr, 0, nullptr, nullptr, nullptr,
-                                        teardown}};
+const mishbench_backend kBackends[] = {
+    test_plugin::backend_of("device-cache", MISHBENCH_DEVICE, setup, run, teardown)};
 
 }  // namespace
 

@@ -37,10 +37,8 @@ void teardown(void* instance) {
   delete self;
 }
 
-const mishbench_backend kBackends[] = {{"never-finishes", "test plugin: a kernel that spins",
-                                        "fp32", MISHBENCH_DEVICE, MISHBENCH_FP32, nullptr, setup,
-                                        nullptr, run, nullptr, 0, nullptr, nullptr, nullptr,
-                                        teardown}};
+const mishbench_backend kBackends[] = {
+    test_plugin::backend_of("never-finishes", MISHBENCH_DEVICE, setup, run, teardown)};
 
 }  // namespace
 

@@ -34,10 +34,8 @@ void teardown(void* instance) {
   delete self;
 }
 
-const mishbench_backend kBackends[] = {{"other-stream", "test plugin: works on its own stream",
-                                        "fp32", MISHBENCH_DEVICE, MISHBENCH_FP32, nullptr, setup,
-                                        nullptr, run, nullptr, 0, nullptr, nullptr, nullptr,
-                                        teardown}};
+const mishbench_backend kBackends[] = {
+    test_plugin::backend_of("other-stream", MISHBENCH_DEVICE, setup, run, teardown)};
 
 }  // namespace
 

@@ -19,10 +19,8 @@ int run(void* instance, const mishbench_tensors* t, void* stream, char* message,
   return test_plugin::run_honest_host(instance, t, stream, message, size);
 }
 
-const mishbench_backend kBackends[] = {{"prints-stdout", "test plugin: prints to stdout", "fp32",
-                                        MISHBENCH_HOST, MISHBENCH_FP32, nullptr, setup, nullptr,
-                                        run, nullptr, 0, nullptr, nullptr, nullptr,
-                                        test_plugin::teardown_shape}};
+const mishbench_backend kBackends[] = {test_plugin::backend_of(
+    "prints-stdout", MISHBENCH_HOST, setup, run, test_plugin::teardown_shape)};
 
 }  // namespace
 

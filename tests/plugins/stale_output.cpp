@@ -14,9 +14,7 @@ struct Stale {
 int setup(void** instance, const mishbench_shape* shape, const mishbench_tensors* t,
           const char*, void*, char*, size_t) {
   auto* self = new Stale{*shape, std::vector<float>(size_t(shape->m * shape->n))};
-  mishbench_tensors into_cache = *t;
-  into_cache.y = self->y.data();
-  test_plugin::compute_layer(*shape, into_cache);
+  test_plugin::compute_layer_into(*shape, *t, self->y.data());
   *instance = self;
   return MISHBENCH_OK;
 }
@@ -29,10 +27,8 @@ int run(void* instance, const mishbench_tensors* t, void*, char*, size_t) {
 
 void teardown(void* instance) { delete static_cast<Stale*>(instance); }
 
-const mishbench_backend kBackends[] = {{"stale-output", "test plugin: replays setup's answer",
-                                        "fp32", MISHBENCH_HOST, MISHBENCH_FP32, nullptr, setup,
-                                        nullptr, run, nullptr, 0, nullptr, nullptr, nullptr,
-                                        teardown}};
+const mishbench_backend kBackends[] = {
+    test_plugin::backend_of("stale-output", MISHBENCH_HOST, setup, run, teardown)};
 
 }  // namespace
 

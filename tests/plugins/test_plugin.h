@@ -10,7 +10,10 @@
 
 namespace test_plugin {
 
+using SetupFn = int (*)(void**, const mishbench_shape*, const mishbench_tensors*, const char*,
+                       void*, char*, size_t);
 using RunFn = int (*)(void*, const mishbench_tensors*, void*, char*, size_t);
+using TeardownFn = void (*)(void*);
 
 // y = x W^T in fp32, no bias.
 inline void gemm(const mishbench_shape& s, const float* x, const float* w, float* y) {
@@ -29,9 +32,13 @@ inline void epilogue(const mishbench_shape& s, const float* b, float* y) {
       y[row * s.n + col] = mish::mish(mish::mish(y[row * s.n + col] + b[col]));
 }
 
+// The layer from t.x, t.w and t.b into `out` (t.y or a buffer of the plugin's own).
+inline void compute_layer_into(const mishbench_shape& s, const mishbench_tensors& t, float* out) {
+  gemm(s, t.x, t.w, out);
+  epilogue(s, t.b, out);
+}
 inline void compute_layer(const mishbench_shape& s, const mishbench_tensors& t) {
-  gemm(s, t.x, t.w, t.y);
-  epilogue(s, t.b, t.y);
+  compute_layer_into(s, t, t.y);
 }
 
 // Writes `text` as the call's message and returns MISHBENCH_ERROR.
@@ -57,11 +64,16 @@ inline int run_honest_host(void* instance, const mishbench_tensors* t, void*, ch
   return MISHBENCH_OK;
 }
 
+// An fp32 backend of three calls: setup, run and teardown.
+constexpr mishbench_backend backend_of(const char* name, int placement, SetupFn setup, RunFn run,
+                                       TeardownFn teardown) {
+  return {name,    "test plugin", "fp32",  placement, MISHBENCH_FP32, nullptr, setup, nullptr,
+          run,     nullptr,       0,       nullptr,   nullptr,        nullptr, teardown};
+}
+
 // An fp32 backend whose instance is its shape; `run` is the only call it brings.
 constexpr mishbench_backend shape_backend(const char* name, int placement, RunFn run) {
-  return {name,          "test plugin", "fp32",  placement, MISHBENCH_FP32, nullptr,
-          setup_shape,   nullptr,       run,     nullptr,   0,              nullptr,
-          nullptr,       nullptr,       teardown_shape};
+  return backend_of(name, placement, setup_shape, run, teardown_shape);
 }
 
 constexpr mishbench_plugin table_of(uint32_t count, const mishbench_backend* backends) {

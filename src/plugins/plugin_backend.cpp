@@ -50,7 +50,7 @@ class PluginBackend final : public Backend {
       info = {device->ordinal,  device->cc_major, device->cc_minor,    device->sms,
               device->memory_bytes, device->l2_bytes, device->name.c_str()};
     MessageBuffer reason{};
-    const int verdict = guarded("supports", [&] {
+    const int verdict = guarded("supports()", [&] {
       return spec_.calls.supports(&shape, device != nullptr ? &info : nullptr, reason.data(),
                                   reason.size());
     });
@@ -78,7 +78,7 @@ class PluginBackend final : public Backend {
     const mishbench_tensors t = to_tensors(tensors);
     const std::string options = options_.dump();
     void* instance = nullptr;
-    check("setup", [&](char* message, size_t size) {
+    check("setup()", [&](char* message, size_t size) {
       return spec_.calls.setup(&instance, &shape, &t, options.c_str(), stream, message, size);
     });
     instance_ = instance;
@@ -90,7 +90,7 @@ class PluginBackend final : public Backend {
   void prepack(const Tensors& tensors, cudaStream_t stream) override {
     const mishbench_tensors t = to_tensors(tensors);
     void* const self = instance("prepack");
-    check("prepack", [&](char* message, size_t size) {
+    check("prepack()", [&](char* message, size_t size) {
       return spec_.calls.prepack(self, &t, stream, message, size);
     });
   }
@@ -98,7 +98,7 @@ class PluginBackend final : public Backend {
   void run(const Tensors& tensors, cudaStream_t stream) override {
     const mishbench_tensors t = to_tensors(tensors);
     void* const self = instance("run");
-    check("run", [&](char* message, size_t size) {
+    check("run()", [&](char* message, size_t size) {
       return spec_.calls.run(self, &t, stream, message, size);
     });
   }
@@ -107,7 +107,7 @@ class PluginBackend final : public Backend {
     if (spec_.calls.write_output == nullptr) return;
     const mishbench_tensors t = to_tensors(tensors);
     void* const self = instance("write_output");
-    check("write_output", [&](char* message, size_t size) {
+    check("write_output()", [&](char* message, size_t size) {
       return spec_.calls.write_output(self, &t, stream, message, size);
     });
   }
@@ -146,17 +146,18 @@ class PluginBackend final : public Backend {
   }
 
  private:
-  // Calls into the plugin; an exception thrown across the ABI (which plugin.h forbids) becomes
-  // a BackendError instead of unwinding through the tool.
+  // Calls into the plugin; `what` names the call in messages ("run()"). An exception thrown
+  // across the ABI (which plugin.h forbids) becomes a BackendError instead of unwinding through
+  // the tool.
   template <class Call>
   static int guarded(const char* what, Call&& call) {
     try {
       return call();
     } catch (const std::exception& error) {
-      throw BackendError(fmt::format("{}(): threw a C++ exception across the plugin ABI: {}",
-                                     what, one_line(error.what())));
+      throw BackendError(fmt::format("{}: threw a C++ exception across the plugin ABI: {}", what,
+                                     one_line(error.what())));
     } catch (...) {
-      throw BackendError(fmt::format("{}(): threw a C++ exception across the plugin ABI", what));
+      throw BackendError(fmt::format("{}: threw a C++ exception across the plugin ABI", what));
     }
   }
 
@@ -168,8 +169,8 @@ class PluginBackend final : public Backend {
     const int status = guarded(what, [&] { return call(message.data(), message.size()); });
     if (status == MISHBENCH_OK) return;
     const std::string text = message_text(message);
-    throw BackendError(text.empty() ? fmt::format("{}(): failed without a message", what)
-                                    : fmt::format("{}(): {}", what, text));
+    throw BackendError(text.empty() ? fmt::format("{}: failed without a message", what)
+                                    : fmt::format("{}: {}", what, text));
   }
 
   void* instance(const char* what) const {
@@ -181,7 +182,7 @@ class PluginBackend final : public Backend {
 
   void run_stage(size_t index, const Tensors& tensors, cudaStream_t stream) const {
     const mishbench_tensors t = to_tensors(tensors);
-    const std::string what = fmt::format("run_stage {} ('{}')", index, spec_.stages[index].name);
+    const std::string what = fmt::format("run_stage({}, '{}')", index, spec_.stages[index].name);
     void* const self = instance("run_stage");
     check(what.c_str(), [&](char* message, size_t size) {
       return spec_.calls.run_stage(self, static_cast<uint32_t>(index), &t, stream, message, size);

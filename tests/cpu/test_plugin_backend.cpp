@@ -157,9 +157,11 @@ TEST_F(HonestHostPlugin, UnknownOptionFailsSetupWithThePluginsMessage) {
 TEST_F(HonestHostPlugin, StagesInOrderDoWhatRunDoes) {
   const auto backend = backend_named(test_plugin("honest_host"), "honest-host");
   backend->setup(problem, tensors(), nullptr);
-  backend->prepack(tensors(), nullptr);
   const std::vector<Stage> stages = backend->stages();
   ASSERT_EQ(stages.size(), 2u);
+  EXPECT_EQ(backend_error([&] { stages[0].enqueue(tensors(), nullptr); }),
+            "run_stage(0, 'gemm'): called before prepack()");
+  backend->prepack(tensors(), nullptr);
   EXPECT_EQ(stages[0].name, "gemm");
   EXPECT_EQ(stages[0].kind, StageKind::gemm);
   EXPECT_EQ(stages[0].bytes, 0.0);

@@ -4,7 +4,7 @@
 # sources that sees mishbench/plugin.h (through mishbench::plugin_api), built
 #   - position independent;
 #   - with hidden default visibility, so that mishbench_plugin_entry (declared with
-#     MISHBENCH_PLUGIN_EXPORT) is the only exported symbol and nothing clashes with the tool's;
+#     MISHBENCH_PLUGIN_EXPORT) is the only symbol its sources export;
 #   - with --no-undefined, so a missing symbol fails the build instead of the load;
 #   - against the shared CUDA runtime, the one mishbench itself uses, so the plugin and the tool
 #     share one runtime, one context and one error state.
@@ -30,7 +30,6 @@ function(mishbench_add_plugin name)
     VISIBILITY_INLINES_HIDDEN ON
     CUDA_RUNTIME_LIBRARY Shared)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    # Symbols of static libraries linked in stay inside the plugin too.
-    target_link_options(${name} PRIVATE "LINKER:--no-undefined" "LINKER:--exclude-libs,ALL")
+    target_link_options(${name} PRIVATE "LINKER:--no-undefined")
   endif()
 endfunction()

@@ -18,9 +18,9 @@
  * static storage is the usual choice. Tensors are owned by mishbench. Instances are owned by the
  * plugin, created by setup() and released by teardown().
  *
- * Threads: mishbench calls one instance from one thread at a time, never concurrently. Different
- * instances of the same backend may exist one after the other (one per problem); keep mutable
- * state in the instance, not in globals.
+ * Threads: mishbench calls one instance from one thread at a time, never concurrently. Several
+ * instances of one backend may exist (one per problem, at times two at once); keep mutable state
+ * in the instance, not in globals.
  *
  * Streams: for device backends, `stream` is the cudaStream_t mishbench times with CUDA events.
  * Enqueue all work on it. Work on another stream is not covered by the events; mishbench

@@ -47,7 +47,7 @@ class PluginBackend final : public Backend {
     const mishbench_shape shape = to_shape(problem);
     mishbench_device info{};
     if (device != nullptr)
-      info = {device->ordinal,  device->cc_major, device->cc_minor,    device->sms,
+      info = {device->ordinal,      device->cc_major, device->cc_minor,     device->sms,
               device->memory_bytes, device->l2_bytes, device->name.c_str()};
     MessageBuffer reason{};
     const int verdict = guarded("supports()", [&] {

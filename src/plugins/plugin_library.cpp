@@ -109,11 +109,9 @@ std::vector<PluginStageSpec> read_stages(const mishbench_backend& backend,
     const std::string at = fmt::format("{}: stage {}", where, i);
     PluginStageSpec spec;
     spec.name = read_name(stage.name, at, "name");
-    spec.kind = read_choice(stage.kind, at, "kind",
-                            "MISHBENCH_STAGE_GEMM or MISHBENCH_STAGE_EPILOGUE") ==
-                        MISHBENCH_STAGE_GEMM
-                    ? StageKind::gemm
-                    : StageKind::epilogue;
+    const int kind =
+        read_choice(stage.kind, at, "kind", "MISHBENCH_STAGE_GEMM or MISHBENCH_STAGE_EPILOGUE");
+    spec.kind = kind == MISHBENCH_STAGE_GEMM ? StageKind::gemm : StageKind::epilogue;
     spec.reads_bias = read_choice(stage.reads_bias, at, "reads_bias", "0 or 1") == 1;
     const auto same = [&](const PluginStageSpec& other) { return other.name == spec.name; };
     if (std::any_of(stages.begin(), stages.end(), same))
@@ -130,14 +128,12 @@ PluginBackendSpec read_backend(const mishbench_backend& backend, const std::stri
   const std::string at = fmt::format("{} ('{}')", where, spec.name);
   spec.summary = read_summary(backend.summary, at);
   spec.math_mode = read_name(backend.math_mode, at, "math_mode");
-  spec.placement = read_choice(backend.placement, at, "placement",
-                               "MISHBENCH_DEVICE or MISHBENCH_HOST") == MISHBENCH_HOST
-                       ? Placement::host
-                       : Placement::device;
-  spec.accuracy = read_choice(backend.accuracy, at, "accuracy",
-                              "MISHBENCH_FP32 or MISHBENCH_REDUCED") == MISHBENCH_REDUCED
-                      ? Accuracy::reduced
-                      : Accuracy::fp32;
+  const int placement =
+      read_choice(backend.placement, at, "placement", "MISHBENCH_DEVICE or MISHBENCH_HOST");
+  spec.placement = placement == MISHBENCH_HOST ? Placement::host : Placement::device;
+  const int accuracy =
+      read_choice(backend.accuracy, at, "accuracy", "MISHBENCH_FP32 or MISHBENCH_REDUCED");
+  spec.accuracy = accuracy == MISHBENCH_REDUCED ? Accuracy::reduced : Accuracy::fp32;
   if (backend.setup == nullptr)
     throw UsageError(fmt::format("{}: setup is NULL: every backend needs setup()", at));
   if (backend.run == nullptr)

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "common/device_buffer.h"
+#include "cuda/device_buffer.h"
 #include "gpu_test_support.h"
 #include "plugins/plugin_backend.h"
 #include "problem/generator.h"

@@ -97,6 +97,13 @@ std::string escape(std::string_view text, size_t limit, bool markdown) {
 
 }  // namespace
 
+std::string shortened(std::string_view text, size_t limit) {
+  size_t at = 0;
+  for (size_t shown = 0; at < text.size() && shown < limit; ++shown) at += decode(text, at).bytes;
+  if (at == text.size()) return std::string(text);
+  return fmt::format("{}… ({} bytes)", text.substr(0, at), text.size());
+}
+
 std::string for_terminal(std::string_view text, size_t limit) {
   return escape(text, limit, false);
 }

@@ -5,61 +5,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "compare/compare.h"
 #include "report/schema.h"
+#include "report_fixture.h"
 
 namespace mish {
 namespace {
 
 using nlohmann::json;
 
-std::vector<double> noisy_samples(double median_ms, uint64_t seed, int count = 100) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> core(0.0, 0.005);  // 0.5% spread
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::vector<double> samples;
-  for (int i = 0; i < count; ++i) {
-    double v = median_ms * (1.0 + core(rng));
-    if (unit(rng) < 0.05) v *= 1.0 + 0.1 * unit(rng);  // 5% outliers up to +10%
-    samples.push_back(v);
-  }
-  return samples;
-}
-
-json make_report(const std::vector<double>& samples, const std::string& status = "ok",
-                 const std::string& device = "NVIDIA H200") {
-  const json problem = {{"m", 1024}, {"n", 8192}, {"k", 8192}, {"seed", 42},
-                        {"distribution", "kernelbench"}};
-  json result = {{"backend", "fused"},
-                 {"problem", problem},
-                 {"status", status},
-                 {"reason", ""},
-                 {"math_mode", "fp32"},
-                 {"timing",
-                  {{"samples_ms", samples}, {"median_ms", 0.0}, {"mean_ms", 0.0}, {"min_ms", 0.0},
-                   {"max_ms", 0.0}, {"stdev_ms", 0.0}}},
-                 {"verification",
-                  {{"checked", 1}, {"mismatches", status == "ok" ? 0 : 5}, {"nonfinite", 0},
-                   {"max_abs", 1e-6}, {"max_rel", 1e-6}, {"worst", json::object()}}}};
-  return {{"schema_version", "1.0.0"},
-          {"tool", {{"name", "mishbench"}}},
-          {"argv", json::array()},
-          {"timestamp", "2026-01-01T00:00:00Z"},
-          {"host", json::object()},
-          {"device", {{"name", device}}},
-          {"settings", {{"l2", "flush"}, {"iters", 100}, {"warmup", 10}}},
-          {"problems", json::array({problem})},
-          {"results", json::array({result})}};
+CompareOutcome compare(const json& base, const json& fresh, const CompareSettings& settings) {
+  return compare_reports(summarize_report(base, "base"), summarize_report(fresh, "new"), settings);
 }
 
 Verdict verdict_for(double shift, uint64_t seed) {
   const json base = make_report(noisy_samples(2.7, seed));
   const json fresh = make_report(noisy_samples(2.7 * (1.0 + shift), seed + 1000));
   EXPECT_TRUE(check_report(base).ok());
-  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  const CompareOutcome outcome = compare(base, fresh, CompareSettings{});
   EXPECT_EQ(outcome.rows.size(), 1u);
   return outcome.rows.at(0).verdict;
 }
@@ -98,7 +63,7 @@ TEST(Compare, ShiftBelowThresholdIsSame) {
 TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
   const json base = make_report(noisy_samples(2.7, 1));
   const json fresh = make_report(noisy_samples(2.7, 2), "mismatch");
-  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  const CompareOutcome outcome = compare(base, fresh, CompareSettings{});
   EXPECT_TRUE(outcome.rows.at(0).correctness_regression);
   EXPECT_EQ(outcome.regressions(), 1);
 }
@@ -106,10 +71,10 @@ TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
 TEST(Compare, DifferentDevicesNeedExplicitPermission) {
   const json base = make_report(noisy_samples(2.7, 1));
   const json fresh = make_report(noisy_samples(2.7, 2), "ok", "NVIDIA H100 80GB HBM3");
-  EXPECT_THROW(compare_reports(base, fresh, CompareSettings{}), std::exception);
+  EXPECT_THROW(compare(base, fresh, CompareSettings{}), std::exception);
   CompareSettings allow;
   allow.allow_device_mismatch = true;
-  EXPECT_FALSE(compare_reports(base, fresh, allow).notes.empty());
+  EXPECT_FALSE(compare(base, fresh, allow).notes.empty());
 }
 
 // The command line: exit codes 0 / 1 / 2.

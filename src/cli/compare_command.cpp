@@ -31,12 +31,12 @@ CompareSettings settings_from(const CompareFlags& f) {
 // other output, is refused now rather than after both reports were read.
 void check_outputs(const CompareFlags& f) {
   const std::vector<std::string> inputs = {f.base_path, f.new_path};
-  if (!f.json_path.empty()) check_output_path(f.json_path, "--json", inputs);
-  if (!f.markdown_path.empty()) check_output_path(f.markdown_path, "--markdown", inputs);
-  if (!f.json_path.empty() && !f.markdown_path.empty() && same_output(f.json_path, f.markdown_path))
-    throw UsageError(fmt::format("--json '{}' and --markdown '{}' are the same file; give two files",
-                                 for_terminal(f.json_path, kPathEchoLimit),
-                                 for_terminal(f.markdown_path, kPathEchoLimit)));
+  if (f.json_path) check_output_path(*f.json_path, "--json", inputs);
+  if (f.markdown_path) check_output_path(*f.markdown_path, "--markdown", inputs);
+  if (f.json_path && f.markdown_path && same_output(*f.json_path, *f.markdown_path))
+    throw UsageError(fmt::format("--json '{}' and --markdown '{}' are the same file; give two",
+                                 for_terminal(*f.json_path, kPathEchoLimit),
+                                 for_terminal(*f.markdown_path, kPathEchoLimit)));
 }
 
 int compare_and_write(const CompareFlags& f) {
@@ -50,9 +50,9 @@ int compare_and_write(const CompareFlags& f) {
   fmt::print("{}", markdown);
   if (std::fflush(stdout) != 0)
     throw EnvironmentError(fmt::format("cannot print the comparison: {}", std::strerror(errno)));
-  if (!f.markdown_path.empty()) append_output_file(f.markdown_path, "Markdown summary", markdown);
-  if (!f.json_path.empty())
-    write_output_file(f.json_path, "comparison JSON",
+  if (f.markdown_path) append_output_file(*f.markdown_path, "Markdown summary", markdown);
+  if (f.json_path)
+    write_output_file(*f.json_path, "comparison JSON",
                       to_json(outcome, settings)
                               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                           '\n');

@@ -11,8 +11,8 @@ namespace mish {
 
 struct CompareFlags {
   std::string base_path, new_path;
-  std::string json_path;      // optional machine-readable result
-  std::string markdown_path;  // optional copy of the Markdown table (e.g. a CI job summary)
+  std::optional<std::string> json_path;      // machine-readable result
+  std::optional<std::string> markdown_path;  // copy of the Markdown table (a CI job summary)
   // As typed: parsed strictly (common/decimal.h) by run_compare, so that the message is ours.
   std::optional<std::string> threshold, alpha;
   bool allow_device_mismatch = false;

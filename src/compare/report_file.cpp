@@ -24,6 +24,12 @@ constexpr size_t kMessageLimit = 300;  // parser messages quote the input they s
 
 struct TooDeep {};
 
+// "number overflow parsing '1e999'" from "[json.exception.out_of_range.406] number overflow ...".
+std::string_view without_prefix(std::string_view message) {
+  const size_t end = message.find("] ");
+  return end == std::string_view::npos ? message : message.substr(end + 2);
+}
+
 std::string read_whole(const std::string& path, const std::string& shown) {
   const std::string cannot = fmt::format("cannot read report '{}'", shown);
   int fd;
@@ -77,6 +83,9 @@ json load_report(const std::string& path) {
   } catch (const TooDeep&) {
     throw UsageError(fmt::format("'{}' nests JSON more than {} levels deep; not a report", shown,
                                  kMaxReportDepth));
+  } catch (const json::out_of_range& error) {  // 1e999: JSON allows it, a double cannot hold it
+    throw UsageError(fmt::format("'{}' holds a number too large for a double ({})", shown,
+                                 for_terminal(without_prefix(error.what()), kMessageLimit)));
   } catch (const json::parse_error& error) {
     throw UsageError(fmt::format("'{}' is not valid JSON: {}", shown,
                                  for_terminal(error.what(), kMessageLimit)));

@@ -97,11 +97,11 @@ std::optional<std::string> unusable_reason(const OutputTarget& target) {
       return "it is " + target.description +
              "; an output must be a regular file, a character device or a FIFO";
     case TargetKind::regular:
+      if (const auto filesystem = kernel_filesystem(target.folder))
+        return "it is on " + *filesystem + ", a kernel interface, not a place for files";
       if (target.through_kernel_fs)
         return "it is a regular file reached through /proc (an open descriptor such as "
                "/dev/stdout); give the file's own path or redirect instead";
-      if (const auto filesystem = kernel_filesystem(target.folder))
-        return "it is on " + *filesystem + ", a kernel interface, not a place for files";
       return std::nullopt;
     case TargetKind::missing:
     case TargetKind::in_place: return std::nullopt;

@@ -2,14 +2,19 @@
 // realistic noise (a tight core plus occasional slow outliers, as GPU timings look).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <string>
 
 #include "compare/compare.h"
 #include "report/schema.h"
 #include "report_fixture.h"
+#include "timing/statistics.h"
 
 namespace mish {
 namespace {
@@ -42,6 +47,62 @@ TEST(Significance, BootstrapIntervalBracketsTheRatio) {
   EXPECT_LT(r.low, r.ratio);
   EXPECT_GT(r.high, r.ratio);
   EXPECT_LT(r.high - r.low, 0.02);
+}
+
+// The rank-sum statistic from its definition, pair by pair (ties count one half): O(n1 n2),
+// for checking the merged-ranks computation on small sets with many ties.
+double mann_whitney_p_by_pairs(const std::vector<double>& a, const std::vector<double>& b) {
+  double u = 0.0;
+  for (double x : a)
+    for (double y : b) u += x > y ? 1.0 : x == y ? 0.5 : 0.0;
+  std::vector<double> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end());
+  double tie_term = 0.0;
+  for (size_t i = 0, j; i < all.size(); i = j) {
+    for (j = i; j < all.size() && all[j] == all[i];) ++j;
+    const double t = double(j - i);
+    tie_term += t * t * t - t;
+  }
+  const double n1 = double(a.size()), n2 = double(b.size()), n = n1 + n2;
+  const double variance = n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
+  if (variance <= 0.0) return 1.0;
+  const double z = (std::fabs(u - n1 * n2 / 2.0) - 0.5) / std::sqrt(variance);
+  return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+}
+
+TEST(Significance, MannWhitneyMatchesItsDefinitionWithTies) {
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<int> value(1, 6);  // few distinct values: many ties
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> a(17 + trial), b(23);
+    for (double& v : a) v = value(rng);
+    for (double& v : b) v = value(rng) + (trial % 3);
+    EXPECT_NEAR(mann_whitney_p(a, b), mann_whitney_p_by_pairs(a, b), 1e-12) << trial;
+  }
+}
+
+TEST(Significance, FastMedianIsTheMedian) {
+  for (int count : {1, 2, 3, 10, 101}) {
+    const std::vector<double> samples = noisy_samples(2.7, uint64_t(count), count);
+    EXPECT_EQ(fast_median(samples), median(samples)) << count;
+  }
+}
+
+TEST(Significance, LargeSetsAreSubsampledReproduciblyAndConservatively) {
+  const std::vector<double> a = noisy_samples(2.0, 1, 200'000), b = noisy_samples(2.1, 2, 200'000);
+  const RatioInterval r = bootstrap_median_ratio(a, b);
+  EXPECT_EQ(r.ratio, median(b) / median(a));  // from every sample
+  EXPECT_LT(r.low, r.ratio);
+  EXPECT_GT(r.high, r.ratio);
+  const RatioInterval again = bootstrap_median_ratio(a, b);
+  EXPECT_EQ(again.low, r.low);
+  EXPECT_EQ(again.high, r.high);
+  // Wider than the whole sets would give: the interval of kBootstrapSubsample samples.
+  const std::vector<double> a_few(a.begin(), a.begin() + kBootstrapSubsample);
+  const std::vector<double> b_few(b.begin(), b.begin() + kBootstrapSubsample);
+  const RatioInterval few = bootstrap_median_ratio(a_few, b_few);
+  EXPECT_NEAR(r.high - r.low, few.high - few.low, 0.5 * (few.high - few.low));
 }
 
 TEST(Compare, IdenticalDistributionsAreSameNeverSlower) {
@@ -110,6 +171,16 @@ TEST(CompareCli, UnreadableAndInvalidFilesExitTwo) {
   const std::string invalid =
       std::string(MISHBENCH_BINARY) + " compare " + path + " " + path + " > /dev/null 2>&1";
   EXPECT_EQ(WEXITSTATUS(std::system(invalid.c_str())), 2);
+}
+
+TEST(CompareCli, TwoMillionSampleReportsCompareInSeconds) {
+  const json base = make_report(noisy_samples(2.7, 1, 1'000'000));
+  const json fresh = make_report(noisy_samples(2.7 * 1.05, 2, 1'000'000));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_compare_binary(base, fresh), 1);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 30.0) << "about 2 s on an idle machine";  // minutes before subsampling
 }
 
 }  // namespace

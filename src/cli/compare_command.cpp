@@ -42,8 +42,8 @@ void check_outputs(const CompareFlags& f) {
 int compare_and_write(const CompareFlags& f) {
   const CompareSettings settings = settings_from(f);
   check_outputs(f);
-  CompareOutcome outcome = compare_reports(read_report(f.base_path), read_report(f.new_path),
-                                           settings);
+  CompareOutcome outcome =
+      compare_reports(read_report(f.base_path), read_report(f.new_path), settings);
   outcome.base_label = f.base_path;
   outcome.new_label = f.new_path;
   const std::string markdown = to_markdown(outcome, settings);
@@ -52,10 +52,10 @@ int compare_and_write(const CompareFlags& f) {
     throw EnvironmentError(fmt::format("cannot print the comparison: {}", std::strerror(errno)));
   if (f.markdown_path) append_output_file(*f.markdown_path, "Markdown summary", markdown);
   if (f.json_path)
-    write_output_file(*f.json_path, "comparison JSON",
-                      to_json(outcome, settings)
-                              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                          '\n');
+    write_output_file(
+        *f.json_path, "comparison JSON",
+        to_json(outcome, settings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+            '\n');
   return outcome.regressions() > 0 ? kExitFailure : kExitOk;
 }
 
@@ -71,8 +71,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
       "compare", "Compare two JSON reports: per backend FASTER/SLOWER/SAME/UNSURE and correctness");
   compare->add_option("BASE", f.base_path, "Baseline report")->required();
   compare->add_option("NEW", f.new_path, "Report to judge")->required();
-  compare->add_option("--threshold", f.threshold,
-                      "Smallest relative change that counts, 0 to 1 (default 0.03 = 3%)")
+  compare
+      ->add_option("--threshold", f.threshold,
+                   "Smallest relative change that counts, 0 to 1 (default 0.03 = 3%)")
       ->type_name("FRACTION");
   compare->add_option("--alpha", f.alpha, "Significance level, 0 to 1 (default 0.01)")
       ->type_name("FRACTION");

@@ -23,13 +23,20 @@ bool failed(const std::string& status) { return status == "mismatch" || status =
 
 std::string to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::faster: return "FASTER";
-    case Verdict::slower: return "SLOWER";
-    case Verdict::same: return "SAME";
-    case Verdict::unsure: return "UNSURE";
-    case Verdict::untimed: return "UNTIMED";
-    case Verdict::missing: return "MISSING";
-    case Verdict::added: return "NEW";
+    case Verdict::faster:
+      return "FASTER";
+    case Verdict::slower:
+      return "SLOWER";
+    case Verdict::same:
+      return "SAME";
+    case Verdict::unsure:
+      return "UNSURE";
+    case Verdict::untimed:
+      return "UNTIMED";
+    case Verdict::missing:
+      return "MISSING";
+    case Verdict::added:
+      return "NEW";
   }
   return "?";
 }

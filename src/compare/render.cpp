@@ -33,7 +33,8 @@ std::string to_markdown(const CompareOutcome& o, const CompareSettings& s) {
       "Threshold {:.1f}%; ratio = new median / base median with its 95% bootstrap interval; "
       "p from a two-sided Mann–Whitney U test (alpha {}).\n\n",
       s.threshold * 100, s.alpha);
-  for (const std::string& note : o.notes) md += fmt::format("> note: {}\n", for_markdown(note, kWhole));
+  for (const std::string& note : o.notes)
+    md += fmt::format("> note: {}\n", for_markdown(note, kWhole));
   if (!o.notes.empty()) md += "\n";
   md += "| backend | problem | status | base ms | new ms | ratio | 95% CI | p | verdict |\n";
   md += "|---|---|---|---:|---:|---:|---|---:|---|\n";
@@ -61,21 +62,25 @@ json to_json(const CompareOutcome& o, const CompareSettings& s) {
   json rows = json::array();
   for (const Comparison& r : o.rows) {
     const bool timed = r.timed();
-    rows.push_back({{"backend", r.backend},
-                    {"problem", label(r.problem)},
-                    {"base_status", r.base_status},
-                    {"new_status", r.new_status},
-                    {"base_median_ms", timed ? json(r.base_ms) : json(nullptr)},
-                    {"new_median_ms", timed ? json(r.new_ms) : json(nullptr)},
-                    {"ratio", timed ? json(r.ratio.ratio) : json(nullptr)},
-                    {"ratio_ci95", timed ? json::array({r.ratio.low, r.ratio.high}) : json(nullptr)},
-                    {"p_value", timed ? json(r.p_value) : json(nullptr)},
-                    {"verdict", to_string(r.verdict)},
-                    {"correctness_regression", r.correctness_regression}});
+    rows.push_back(
+        {{"backend", r.backend},
+         {"problem", label(r.problem)},
+         {"base_status", r.base_status},
+         {"new_status", r.new_status},
+         {"base_median_ms", timed ? json(r.base_ms) : json(nullptr)},
+         {"new_median_ms", timed ? json(r.new_ms) : json(nullptr)},
+         {"ratio", timed ? json(r.ratio.ratio) : json(nullptr)},
+         {"ratio_ci95", timed ? json::array({r.ratio.low, r.ratio.high}) : json(nullptr)},
+         {"p_value", timed ? json(r.p_value) : json(nullptr)},
+         {"verdict", to_string(r.verdict)},
+         {"correctness_regression", r.correctness_regression}});
   }
-  return {{"base", o.base_label},    {"new", o.new_label},
-          {"threshold", s.threshold}, {"alpha", s.alpha},
-          {"notes", o.notes},         {"rows", rows},
+  return {{"base", o.base_label},
+          {"new", o.new_label},
+          {"threshold", s.threshold},
+          {"alpha", s.alpha},
+          {"notes", o.notes},
+          {"rows", rows},
           {"regressions", o.regressions()}};
 }
 

@@ -17,7 +17,7 @@
 namespace mish {
 
 constexpr size_t kMaxReportBytes = size_t(1) << 30;  // 1 GiB
-constexpr int kMaxReportDepth = 64;                   // a mishbench report nests 6 levels deep
+constexpr int kMaxReportDepth = 64;                  // a mishbench report nests 6 levels deep
 
 struct ProblemKey {
   int64_t m = 0, n = 0, k = 0;
@@ -35,14 +35,14 @@ std::string label(const ProblemKey& problem);
 struct ReportResult {
   std::string backend;
   ProblemKey problem;
-  std::string status;               // ok, mismatch, skipped or error
-  std::vector<double> samples_ms;   // empty when untimed; else every sample finite and > 0
+  std::string status;              // ok, mismatch, skipped or error
+  std::vector<double> samples_ms;  // empty when untimed; else every sample finite and > 0
 };
 
 struct ReportSummary {
-  std::optional<std::string> device;             // nullopt: a host-only run
-  std::map<std::string, std::string> settings;   // the settings compare notes, as JSON text
-  std::vector<ReportResult> results;             // non-empty, one per (backend, problem)
+  std::optional<std::string> device;            // nullopt: a host-only run
+  std::map<std::string, std::string> settings;  // the settings compare notes, as JSON text
+  std::vector<ReportResult> results;            // non-empty, one per (backend, problem)
 };
 
 // Reads, parses and schema-checks the report at `path`; prints the schema's warnings (a newer

@@ -93,7 +93,8 @@ std::vector<double> read_samples(const Reader& in, const json& timing, const std
   for (size_t i = 0; i < samples.size(); ++i) {
     const json& sample = samples[i];
     const std::string at = fmt::format("{}[{}]", samples_where, i);
-    if (!sample.is_number()) in.refuse(at, fmt::format("expected a number, got {}", kind_of(sample)));
+    if (!sample.is_number())
+      in.refuse(at, fmt::format("expected a number, got {}", kind_of(sample)));
     const double value = sample.get<double>();
     if (!std::isfinite(value)) in.refuse(at, "is not finite (a number too large for a double)");
     if (value <= 0.0) in.refuse(at, fmt::format("{} is not a positive time in ms", value));
@@ -110,8 +111,8 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
   r.problem = read_problem(in, in.field(result, where, "problem"), where + ".problem");
   r.status = in.text(in.field(result, where, "status"), where + ".status");
   if (r.status != "ok" && r.status != "mismatch" && r.status != "skipped" && r.status != "error")
-    in.refuse(where + ".status", fmt::format("'{}' is not ok, mismatch, skipped or error",
-                                             for_terminal(r.status)));
+    in.refuse(where + ".status",
+              fmt::format("'{}' is not ok, mismatch, skipped or error", for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
   return r;
 }
@@ -133,7 +134,8 @@ std::string label(const ProblemKey& p) {
 
 ReportSummary summarize_report(const json& report, std::string_view label_text) {
   const Reader in(label_text);
-  if (!report.is_object()) in.refuse("report", fmt::format("expected an object, got {}", kind_of(report)));
+  if (!report.is_object())
+    in.refuse("report", fmt::format("expected an object, got {}", kind_of(report)));
   ReportSummary summary;
   summary.device = read_device(in, report);
 
@@ -153,10 +155,10 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
     ReportResult r = read_result(in, results[i], where);
     const auto [seen, fresh] = first_seen.emplace(std::make_pair(r.problem, r.backend), i);
     if (!fresh)
-      in.refuse(where, fmt::format("repeats backend '{}' on problem {} (results[{}]); a report "
-                                   "has one result per backend and problem",
-                                   for_terminal(r.backend), for_terminal(label(r.problem)),
-                                   seen->second));
+      in.refuse(where,
+                fmt::format("repeats backend '{}' on problem {} (results[{}]); a report "
+                            "has one result per backend and problem",
+                            for_terminal(r.backend), for_terminal(label(r.problem)), seen->second));
     summary.results.push_back(std::move(r));
   }
   return summary;

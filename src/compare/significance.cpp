@@ -6,7 +6,6 @@
 #include <random>
 #include <stdexcept>
 
-
 namespace mish {
 namespace {
 

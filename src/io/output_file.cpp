@@ -94,8 +94,7 @@ OutputFile::OutputFile(std::string path, std::string what)
   temporary_ = temporary_beside(target.file, target.folder);
   // Listed before it exists, so that an interrupt in between cannot leave it behind.
   registration_ = register_output({temporary_}, what_, path_);
-  fd_ = open_retrying(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
-                      0666);
+  fd_ = open_retrying(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd_ < 0) {
     const int error = errno;
     temporary_.clear();  // never created: nothing of ours to remove
@@ -122,9 +121,9 @@ void OutputFile::discard() noexcept {
 void OutputFile::fail(int error, std::string_view doing) {
   const bool in_place = temporary_.empty();
   discard();
-  throw_os_error(error,
-                 fmt::format("{} {} '{}' failed", doing, what_, for_terminal(path_, kPathEchoLimit)),
-                 in_place ? kIncomplete : kLeftAsItWas);
+  throw_os_error(
+      error, fmt::format("{} {} '{}' failed", doing, what_, for_terminal(path_, kPathEchoLimit)),
+      in_place ? kIncomplete : kLeftAsItWas);
 }
 
 void OutputFile::write(const void* data, size_t bytes) {

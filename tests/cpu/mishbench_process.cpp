@@ -28,7 +28,8 @@ std::string take_file(const std::string& path) {
 
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
                             int timeout_seconds) {
-  const std::string out_path = scratch + "/.mishbench-stdout", err_path = scratch + "/.mishbench-stderr";
+  const std::string out_path = scratch + "/.mishbench-stdout",
+                    err_path = scratch + "/.mishbench-stderr";
   std::vector<char*> argv;
   std::string program = MISHBENCH_BINARY;
   argv.push_back(program.data());

@@ -21,19 +21,27 @@ std::vector<double> noisy_samples(double median_ms, uint64_t seed, int count) {
 
 json make_report(const std::vector<double>& samples, const std::string& status,
                  const std::string& device) {
-  const json problem = {{"m", 1024}, {"n", 8192}, {"k", 8192}, {"seed", 42},
-                        {"distribution", "kernelbench"}};
+  const json problem = {
+      {"m", 1024}, {"n", 8192}, {"k", 8192}, {"seed", 42}, {"distribution", "kernelbench"}};
   json result = {{"backend", "fused"},
                  {"problem", problem},
                  {"status", status},
                  {"reason", ""},
                  {"math_mode", "fp32"},
                  {"timing",
-                  {{"samples_ms", samples}, {"median_ms", 0.0}, {"mean_ms", 0.0}, {"min_ms", 0.0},
-                   {"max_ms", 0.0}, {"stdev_ms", 0.0}}},
+                  {{"samples_ms", samples},
+                   {"median_ms", 0.0},
+                   {"mean_ms", 0.0},
+                   {"min_ms", 0.0},
+                   {"max_ms", 0.0},
+                   {"stdev_ms", 0.0}}},
                  {"verification",
-                  {{"checked", 1}, {"mismatches", status == "ok" ? 0 : 5}, {"nonfinite", 0},
-                   {"max_abs", 1e-6}, {"max_rel", 1e-6}, {"worst", json::object()}}}};
+                  {{"checked", 1},
+                   {"mismatches", status == "ok" ? 0 : 5},
+                   {"nonfinite", 0},
+                   {"max_abs", 1e-6},
+                   {"max_rel", 1e-6},
+                   {"worst", json::object()}}}};
   return {{"schema_version", "1.0.0"},
           {"tool", {{"name", "mishbench"}}},
           {"argv", json::array()},

@@ -41,32 +41,26 @@ struct Refused {
 class IntegerRefuses : public ::testing::TestWithParam<Refused> {};
 
 TEST_P(IntegerRefuses, WithTheTextAndTheRange) {
-  const std::string message =
-      refusal([&] { parse_int(GetParam().text, "--m", 1, 2147483647); });
+  const std::string message = refusal([&] { parse_int(GetParam().text, "--m", 1, 2147483647); });
   ASSERT_FALSE(message.empty()) << "accepted '" << GetParam().text << "'";
   EXPECT_EQ(message.rfind("--m: '", 0), 0u) << message;
   EXPECT_NE(message.find(GetParam().says), std::string::npos) << message;
-  EXPECT_NE(message.find("expected an integer from 1 to 2147483647"), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("expected an integer from 1 to 2147483647"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Texts, IntegerRefuses,
-    ::testing::Values(Refused{"", "is empty"}, Refused{"0x10", "is not a decimal integer"},
-                      Refused{"1e3", "is not a decimal integer"},
-                      Refused{"1.0", "is not a decimal integer"},
-                      Refused{"+5", "is not a decimal integer"},
-                      Refused{" 5", "is not a decimal integer"},
-                      Refused{"5 ", "is not a decimal integer"},
-                      Refused{"5ms", "is not a decimal integer"},
-                      Refused{"1,000", "is not a decimal integer"},
-                      Refused{"--5", "is not a decimal integer"},
-                      Refused{"-", "is not a decimal integer"},
-                      Refused{"nan", "is not a decimal integer"},
-                      Refused{"0", "is out of range"}, Refused{"-1", "is out of range"},
-                      Refused{"2147483648", "is out of range"},
-                      Refused{"99999999999999999999", "is out of range"}));
+    ::testing::Values(
+        Refused{"", "is empty"}, Refused{"0x10", "is not a decimal integer"},
+        Refused{"1e3", "is not a decimal integer"}, Refused{"1.0", "is not a decimal integer"},
+        Refused{"+5", "is not a decimal integer"}, Refused{" 5", "is not a decimal integer"},
+        Refused{"5 ", "is not a decimal integer"}, Refused{"5ms", "is not a decimal integer"},
+        Refused{"1,000", "is not a decimal integer"}, Refused{"--5", "is not a decimal integer"},
+        Refused{"-", "is not a decimal integer"}, Refused{"nan", "is not a decimal integer"},
+        Refused{"0", "is out of range"}, Refused{"-1", "is out of range"},
+        Refused{"2147483648", "is out of range"},
+        Refused{"99999999999999999999", "is out of range"}));
 
 TEST(Decimal, UnsignedRefusesNegativesAndWrapAround) {
   EXPECT_NE(refusal([] { parse_uint("-1", "--seed"); }).find("'-1' is negative"),
@@ -106,12 +100,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"", "is empty"}, Refused{"nan", "is not a decimal number"},
         Refused{"NaN", "is not a decimal number"}, Refused{"-nan", "is not a decimal number"},
         Refused{"inf", "is not a decimal number"}, Refused{"-inf", "is not a decimal number"},
-        Refused{"infinity", "is not a decimal number"},
-        Refused{"0x0.1", "is not a decimal number"}, Refused{"0x1p-3", "is not a decimal number"},
-        Refused{"+0.5", "is not a decimal number"}, Refused{"0,5", "is not a decimal number"},
-        Refused{".", "is not a decimal number"}, Refused{"1e", "is not a decimal number"},
-        Refused{"1e+", "is not a decimal number"}, Refused{"e5", "is not a decimal number"},
-        Refused{"0.5 ", "is not a decimal number"}, Refused{"0.5%", "is not a decimal number"},
+        Refused{"infinity", "is not a decimal number"}, Refused{"0x0.1", "is not a decimal number"},
+        Refused{"0x1p-3", "is not a decimal number"}, Refused{"+0.5", "is not a decimal number"},
+        Refused{"0,5", "is not a decimal number"}, Refused{".", "is not a decimal number"},
+        Refused{"1e", "is not a decimal number"}, Refused{"1e+", "is not a decimal number"},
+        Refused{"e5", "is not a decimal number"}, Refused{"0.5 ", "is not a decimal number"},
+        Refused{"0.5%", "is not a decimal number"},
         Refused{"1e999", "is beyond what a double holds"},
         Refused{"-1e999", "is beyond what a double holds"},
         Refused{"1e-999", "is beyond what a double holds"}, Refused{"1.5", "is out of range"},

@@ -41,7 +41,7 @@ struct HostileInput {
   std::string name;               // the test's name: letters, digits, underscores
   std::vector<std::string> args;  // after the program name
   int exit_code;
-  std::string says;               // in stderr when the exit code is 2 or 3, else in stdout
+  std::string says;  // in stderr when the exit code is 2 or 3, else in stdout
   Setup setup = nullptr;
   std::vector<std::string> writes = {};  // files in {dir} the run may change or create
 };
@@ -73,6 +73,14 @@ Setup text(std::string name, std::string bytes) {
     write_bytes(dir / name, bytes);
     return std::string();
   };
+}
+
+// {dir}/<name>: base.json as text with the last `find` replaced by `replacement`, for what a
+// JSON library would not write (1e3 for an integer, 1e999, NaN).
+Setup edited(std::string name, std::string find, std::string replacement) {
+  std::string bytes = base_report().dump();
+  bytes.replace(bytes.rfind(find), find.size(), replacement);
+  return text(std::move(name), std::move(bytes));
 }
 
 Setup both(Setup first, Setup second) {
@@ -149,6 +157,7 @@ Setup sparse_file(std::string name, uintmax_t bytes) {
 
 json& first_result(json& r) { return r["results"][0]; }
 json& problem_of(json& r) { return first_result(r)["problem"]; }
+json& samples_of(json& r) { return first_result(r)["timing"]["samples_ms"]; }
 
 std::vector<std::string> compare(std::string base, std::string fresh,
                                  std::vector<std::string> more = {}) {
@@ -168,9 +177,11 @@ const std::vector<HostileInput> kHostileInputs = {
     // Number flags: decimal, finite, in range; the message quotes the value and names the flag.
     {"alpha_nan", flag("--alpha", "nan"), 2, "--alpha: 'nan' is not a decimal number"},
     {"alpha_NaN", flag("--alpha", "NaN"), 2, "--alpha: 'NaN' is not a decimal number"},
-    {"alpha_minus_nan", compare("base.json", "new.json", {"--alpha=-nan"}), 2, "'-nan' is not a decimal number"},
+    {"alpha_minus_nan", compare("base.json", "new.json", {"--alpha=-nan"}), 2,
+     "'-nan' is not a decimal number"},
     {"alpha_inf", flag("--alpha", "inf"), 2, "'inf' is not a decimal number"},
-    {"alpha_minus_inf", compare("base.json", "new.json", {"--alpha=-inf"}), 2, "'-inf' is not a decimal number"},
+    {"alpha_minus_inf", compare("base.json", "new.json", {"--alpha=-inf"}), 2,
+     "'-inf' is not a decimal number"},
     {"alpha_infinity", flag("--alpha", "infinity"), 2, "'infinity' is not a decimal number"},
     {"alpha_overflow", flag("--alpha", "1e999"), 2, "'1e999' is beyond what a double holds"},
     {"alpha_hex", flag("--alpha", "0x0.1"), 2, "'0x0.1' is not a decimal number"},
@@ -180,14 +191,17 @@ const std::vector<HostileInput> kHostileInputs = {
     {"alpha_trailing_text", flag("--alpha", "0.01abc"), 2, "'0.01abc' is not a decimal number"},
     {"alpha_comma", flag("--alpha", "0,01"), 2, "'0,01' is not a decimal number"},
     {"alpha_percent", flag("--alpha", "1%"), 2, "'1%' is not a decimal number"},
-    {"alpha_above_one", flag("--alpha", "1.5"), 2, "'1.5' is out of range; expected a number from 0 to 1"},
-    {"alpha_negative", compare("base.json", "new.json", {"--alpha=-0.1"}), 2, "'-0.1' is out of range"},
+    {"alpha_above_one", flag("--alpha", "1.5"), 2,
+     "'1.5' is out of range; expected a number from 0 to 1"},
+    {"alpha_negative", compare("base.json", "new.json", {"--alpha=-0.1"}), 2,
+     "'-0.1' is out of range"},
     {"alpha_newline", flag("--alpha", "0.01\n# injected"), 2, "'0.01\\n# injected'"},
     {"alpha_escape_sequence", flag("--alpha", "\x1b[2J"), 2, "'\\x1b[2J' is not a decimal number"},
     {"alpha_huge", flag("--alpha", std::string(100'000, '1')), 2, "… (100000 bytes)"},
     {"threshold_nan", flag("--threshold", "nan"), 2, "--threshold: 'nan' is not a decimal number"},
     {"threshold_two", flag("--threshold", "2"), 2, "--threshold: '2' is out of range"},
-    {"threshold_negative", compare("base.json", "new.json", {"--threshold=-0.05"}), 2, "'-0.05' is out of range"},
+    {"threshold_negative", compare("base.json", "new.json", {"--threshold=-0.05"}), 2,
+     "'-0.05' is out of range"},
     {"threshold_plus_sign", flag("--threshold", "+0.05"), 2, "'+0.05' is not a decimal number"},
     {"threshold_underflow", flag("--threshold", "1e-999"), 2, "is beyond what a double holds"},
     {"threshold_ten_not_octal", flag("--threshold", "010"), 2, "'010' is out of range"},
@@ -273,11 +287,7 @@ const std::vector<HostileInput> kHostileInputs = {
     {"m_fraction", compare("r.json", "new.json"), 2, "results[0].problem.m",
      report("r.json", [](json& r) { problem_of(r)["m"] = 1024.5; })},
     {"m_exponent", compare("r.json", "new.json"), 2, "results[0].problem.m",
-     text("r.json", [] {
-       std::string t = base_report().dump();
-       const size_t at = t.rfind("\"m\":1024");  // the result's, after "problems"
-       return t.replace(at, 8, "\"m\":1e3");
-     }())},
+     edited("r.json", "\"m\":1024", "\"m\":1e3")},
     {"m_a_string", compare("r.json", "new.json"), 2, "results[0].problem.m",
      report("r.json", [](json& r) { problem_of(r)["m"] = "1024"; })},
     {"m_negative", compare("r.json", "new.json"), 2, "results[0].problem.m: -5 is out of range",
@@ -287,11 +297,7 @@ const std::vector<HostileInput> kHostileInputs = {
     {"m_above_int64", compare("r.json", "new.json"), 2, "18446744073709551615 is out of range",
      report("r.json", [](json& r) { problem_of(r)["m"] = UINT64_MAX; })},
     {"m_above_uint64", compare("r.json", "new.json"), 2, "results[0].problem.m",
-     text("r.json", [] {
-       std::string t = base_report().dump();
-       const size_t at = t.rfind("\"m\":1024");  // the result's, after "problems"
-       return t.replace(at, 8, "\"m\":100000000000000000000000000000");
-     }())},
+     edited("r.json", "\"m\":1024", "\"m\":100000000000000000000000000000")},
     {"seed_negative", compare("r.json", "new.json"), 2, "results[0].problem.seed: -1 is out",
      report("r.json", [](json& r) { problem_of(r)["seed"] = -1; })},
     {"seed_fraction", compare("r.json", "new.json"), 2, "results[0].problem.seed",
@@ -307,41 +313,32 @@ const std::vector<HostileInput> kHostileInputs = {
     {"samples_missing", compare("r.json", "new.json"), 2, "missing 'samples_ms'",
      report("r.json", [](json& r) { first_result(r)["timing"].erase("samples_ms"); })},
     {"samples_empty", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"] = json::array(); })},
+     report("r.json", [](json& r) { samples_of(r) = json::array(); })},
     {"samples_an_object", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"] = {{"a", 1}}; })},
+     report("r.json",
+            [](json& r) {
+              samples_of(r) = json{{"a", 1}};
+            })},
     {"sample_a_string", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = "2.7"; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = "2.7"; })},
     {"sample_null", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = nullptr; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = nullptr; })},
     {"sample_a_boolean", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = true; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = true; })},
     {"sample_an_array", compare("r.json", "new.json"), 2, "samples_ms",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = {2.7}; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = {2.7}; })},
     {"sample_negative", compare("r.json", "new.json"), 2,
      "samples_ms[3]: -2.7 is not a positive time",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = -2.7; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = -2.7; })},
     {"sample_zero", compare("r.json", "new.json"), 2, "samples_ms[3]: 0 is not a positive time",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"][3] = 0; })},
+     report("r.json", [](json& r) { samples_of(r)[3] = 0; })},
     {"sample_infinite", compare("r.json", "new.json"), 2,
      "holds a number too large for a double (number overflow parsing '1e999')",
-     text("r.json", [] {
-       std::string t = base_report().dump();
-       const size_t at = t.find("\"samples_ms\":[") + 14;
-       return t.insert(at, "1e999,");
-     }())},
+     edited("r.json", "\"samples_ms\":[", "\"samples_ms\":[1e999,")},
     {"sample_minus_infinite", compare("r.json", "new.json"), 2, "a number too large for a double",
-     text("r.json", [] {
-       std::string t = base_report().dump();
-       const size_t at = t.find("\"samples_ms\":[") + 14;
-       return t.insert(at, "-1e999,");
-     }())},
+     edited("r.json", "\"samples_ms\":[", "\"samples_ms\":[-1e999,")},
     {"sample_nan_literal", compare("r.json", "new.json"), 2, "is not valid JSON",
-     text("r.json", [] {
-       std::string t = base_report().dump();
-       const size_t at = t.find("\"samples_ms\":[") + 14;
-       return t.insert(at, "NaN,");
-     }())},
+     edited("r.json", "\"samples_ms\":[", "\"samples_ms\":[NaN,")},
     {"duplicate_result_in_base", compare("r.json", "new.json"), 2,
      "results[1]: repeats backend 'fused' on problem 1024x8192x8192 kernelbench seed 42",
      report("r.json", [](json& r) { r["results"].push_back(first_result(r)); })},
@@ -365,10 +362,10 @@ const std::vector<HostileInput> kHostileInputs = {
      report("r.json", [](json& r) { first_result(r)["verification"] = "fine"; })},
 
     // Hostile but valid: compared, and echoed escaped and cut.
-    {"backend_with_pipe_and_newline", compare("r.json", "r.json"), 0,
-     "| evil\\|x\\n\\# heading |",
+    {"backend_with_pipe_and_newline", compare("r.json", "r.json"), 0, "| evil\\|x\\n\\# heading |",
      report("r.json", [](json& r) { first_result(r)["backend"] = "evil|x\n# heading"; })},
-    {"backend_with_html", compare("r.json", "r.json"), 0, "&lt;script&gt;alert\\(1\\)&lt;/script&gt;",
+    {"backend_with_html", compare("r.json", "r.json"), 0,
+     "&lt;script&gt;alert\\(1\\)&lt;/script&gt;",
      report("r.json", [](json& r) { first_result(r)["backend"] = "<script>alert(1)</script>"; })},
     {"backend_with_escape_sequence", compare("r.json", "r.json"), 0, "| \\x1b\\[2J\\x1b\\[31mx |",
      report("r.json", [](json& r) { first_result(r)["backend"] = "\x1b[2J\x1b[31mx"; })},
@@ -383,16 +380,15 @@ const std::vector<HostileInput> kHostileInputs = {
      report("r.json", [](json& r) { r["settings"]["l2"] = "hot\n# x"; })},
     {"same_file_twice", compare("base.json", "base.json"), 0, "no regression"},
     {"one_sample_each", compare("r.json", "r.json"), 0, "SAME",
-     report("r.json", [](json& r) { first_result(r)["timing"]["samples_ms"] = {2.7}; })},
+     report("r.json", [](json& r) { samples_of(r) = {2.7}; })},
     {"identical_samples", compare("r.json", "r.json"), 0, "| 1.000 | [1.000, 1.000] | 1 | SAME",
-     report("r.json", [](json& r) {
-       first_result(r)["timing"]["samples_ms"] = std::vector<double>(50, 2.7);
-     })},
+     report("r.json", [](json& r) { samples_of(r) = std::vector<double>(50, 2.7); })},
     {"untimed_on_both_sides", compare("r.json", "r.json"), 0, "UNTIMED",
-     report("r.json", [](json& r) {
-       first_result(r)["status"] = "skipped";
-       first_result(r)["timing"] = nullptr;
-     })},
+     report("r.json",
+            [](json& r) {
+              first_result(r)["status"] = "skipped";
+              first_result(r)["timing"] = nullptr;
+            })},
     {"backends_differ", compare("base.json", "r.json"), 0, "MISSING",
      report("r.json", [](json& r) { first_result(r)["backend"] = "other"; })},
     {"newer_minor_version", compare("r.json", "new.json"), 0, "no regression",
@@ -429,27 +425,47 @@ const std::vector<HostileInput> kHostileInputs = {
     {"json_a_proc_file", flag("--json", "/proc/self/status"), 2, "it is on procfs"},
     {"json_under_sys", flag("--json", "/sys/mishbench-test.json"), 2, "on sysfs"},
     {"json_a_socket", flag("--json", "{dir}/sock"), 2, "it is a socket", unix_socket("sock")},
-    {"json_read_only_file", flag("--json", "{dir}/ro.json"), 2, "cannot be written: Permission denied",
+    {"json_read_only_file", flag("--json", "{dir}/ro.json"), 2,
+     "cannot be written: Permission denied",
      non_root(both(text("ro.json", "{}"), chmod("ro.json", fs::perms::owner_read)))},
     {"json_in_read_only_folder", flag("--json", "{dir}/ro/out.json"), 2, "Permission denied",
      non_root(both(folder("ro"), chmod("ro", fs::perms::owner_read | fs::perms::owner_exec)))},
-    {"json_and_markdown_the_same", compare("base.json", "new.json", {"--json", "{dir}/o", "--markdown", "{dir}/o"}),
-     2, "--json '{dir}/o' and --markdown '{dir}/o' are the same file"},
+    {"json_and_markdown_the_same",
+     compare("base.json", "new.json", {"--json", "{dir}/o", "--markdown", "{dir}/o"}), 2,
+     "--json '{dir}/o' and --markdown '{dir}/o' are the same file"},
     {"json_and_markdown_the_same_through_a_link",
      compare("base.json", "new.json", {"--json", "{dir}/o.md", "--markdown", "{dir}/l.md"}), 2,
      "are the same file", both(text("o.md", "old"), symlink("o.md", "l.md"))},
-    {"json_into_a_null_device_copy", flag("--json", "{dir}/null"), 0, "no regression",
-     device_copy("null", 3), {"null"}},
-    {"json_into_a_full_device_copy", flag("--json", "{dir}/full"), 3,
+    {"json_into_a_null_device_copy",
+     flag("--json", "{dir}/null"),
+     0,
+     "no regression",
+     device_copy("null", 3),
+     {"null"}},
+    {"json_into_a_full_device_copy",
+     flag("--json", "{dir}/full"),
+     3,
      "writing comparison JSON '{dir}/full' failed: No space left on device",
-     device_copy("full", 7), {"full"}},
-    {"markdown_into_a_full_device_copy", flag("--markdown", "{dir}/full"), 3,
+     device_copy("full", 7),
+     {"full"}},
+    {"markdown_into_a_full_device_copy",
+     flag("--markdown", "{dir}/full"),
+     3,
      "appending to Markdown summary '{dir}/full' failed: No space left on device",
-     device_copy("full", 7), {"full"}},
-    {"json_replaces_an_old_file", flag("--json", "{dir}/out.json"), 0, "no regression",
-     text("out.json", "old"), {"out.json"}},
-    {"markdown_appends", flag("--markdown", "{dir}/summary.md"), 0, "no regression",
-     text("summary.md", "earlier step\n"), {"summary.md"}},
+     device_copy("full", 7),
+     {"full"}},
+    {"json_replaces_an_old_file",
+     flag("--json", "{dir}/out.json"),
+     0,
+     "no regression",
+     text("out.json", "old"),
+     {"out.json"}},
+    {"markdown_appends",
+     flag("--markdown", "{dir}/summary.md"),
+     0,
+     "no regression",
+     text("summary.md", "earlier step\n"),
+     {"summary.md"}},
 };
 
 std::string with_dir(std::string text, const std::string& dir) {
@@ -470,8 +486,8 @@ void snapshot_into(const fs::path& root, const fs::path& dir,
       files[name] = "folder";
       snapshot_into(root, entry.path(), files);
     } else if (fs::is_regular_file(status)) {
-      files[name] = fs::file_size(entry.path()) > (1u << 26) ? "large file"
-                                                            : read_bytes(entry.path());
+      files[name] =
+          fs::file_size(entry.path()) > (1u << 26) ? "large file" : read_bytes(entry.path());
     } else {
       files[name] = "kind " + std::to_string(static_cast<int>(status.type()));
     }
@@ -556,7 +572,8 @@ INSTANTIATE_TEST_SUITE_P(Inputs, Hostile, ::testing::ValuesIn(kHostileInputs),
 
 // The outputs that the table lets a run write hold what they should.
 TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {
-  const fs::path dir = fs::temp_directory_path() / ("mish_hostile_out_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_out_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   write_bytes(dir / "base.json", base_report().dump());
   write_bytes(dir / "out.json", "old");

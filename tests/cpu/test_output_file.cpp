@@ -299,8 +299,8 @@ TEST_F(Output, FullTmpfsFailsTheWriteAndKeepsTheOldFile) {
 
 TEST_F(Output, ReadOnlyFileSystemIsRefusedUpFront) {
   const ChildResult child = on_small_tmpfs(dir, true, [](const fs::path& tmpfs) {
-    const std::string message = thrown<UsageError>(
-        [&] { check_output_path((tmpfs / "new.json").string(), "--json", {}); });
+    const std::string message =
+        thrown<UsageError>([&] { check_output_path((tmpfs / "new.json").string(), "--json", {}); });
     const std::string existing = thrown<UsageError>(
         [&] { check_output_path((tmpfs / "report.json").string(), "--json", {}); });
     std::fprintf(stderr, "%s\n%s\n", message.c_str(), existing.c_str());
@@ -315,12 +315,13 @@ TEST_F(Output, ReadOnlyFileSystemIsRefusedUpFront) {
 }
 
 TEST_F(Output, UnwritableTargetsAreRefusedByTheWriterToo) {
-  EXPECT_NE(thrown<UsageError>([&] { write_output_file(dir.string(), "report", "x"); })
-                .find("it is a folder"),
+  EXPECT_NE(thrown<UsageError>([&] {
+              write_output_file(dir.string(), "report", "x");
+            }).find("it is a folder"),
             std::string::npos);
-  EXPECT_NE(thrown<UsageError>(
-                [&] { write_output_file((dir / "no" / "r.json").string(), "report", "x"); })
-                .find("does not exist"),
+  EXPECT_NE(thrown<UsageError>([&] {
+              write_output_file((dir / "no" / "r.json").string(), "report", "x");
+            }).find("does not exist"),
             std::string::npos);
   EXPECT_NE(thrown<UsageError>([&] { write_output_file("", "report", "x"); }).find("empty"),
             std::string::npos);
@@ -344,8 +345,7 @@ TEST_F(Output, CheckRefusesWhatCannotBeAnOutput) {
   EXPECT_NE(refusal((dir / "missing" / "r.json").string())
                 .find("folder '" + (dir / "missing").string() + "' does not exist"),
             std::string::npos);
-  EXPECT_NE(refusal((dir / "file" / "r.json").string()).find("Not a directory"),
-            std::string::npos);
+  EXPECT_NE(refusal((dir / "file" / "r.json").string()).find("Not a directory"), std::string::npos);
   EXPECT_NE(refusal((dir / std::string(300, 'n')).string()).find("File name too long"),
             std::string::npos);
   EXPECT_NE(refusal("").find("--json '': the file name is empty"), std::string::npos);
@@ -385,10 +385,9 @@ TEST_F(Output, AnInputIsNeverAnOutputWhateverItsName) {
   fs::create_hard_link(dir / "config.json", dir / "hard.json");
   const std::vector<std::string> inputs = {(dir / "config.json").string()};
   for (const char* name : {"config.json", "link.json", "hard.json"}) {
-    const std::string message = thrown<UsageError>(
-        [&] { check_output_path((dir / name).string(), "--json", inputs); });
-    EXPECT_NE(message.find("is the same file as the input '" + inputs[0] + "'"),
-              std::string::npos)
+    const std::string message =
+        thrown<UsageError>([&] { check_output_path((dir / name).string(), "--json", inputs); });
+    EXPECT_NE(message.find("is the same file as the input '" + inputs[0] + "'"), std::string::npos)
         << name << ": " << message;
   }
   const std::string relative = (dir / "." / "sub" / ".." / "config.json").string();
@@ -447,8 +446,9 @@ TEST_F(Output, FailedAppendCutsTheFileBack) {
 // A child that installs the interrupt cleanup and writes `target` without end, telling the
 // parent (through a pipe) once it is about to write; the parent waits until `reading` (the FIFO
 // reader, when there is one) got the first bytes, so the child is inside the write, and then
-// sends `signal_number`. With `append`, one append_output_file call far larger than a pipe holds (for a FIFO target
-// whose reader stops reading); else an OutputFile written a chunk at a time to a slow sink.
+// sends `signal_number`. With `append`, one append_output_file call far larger than a pipe holds
+// (for a FIFO target whose reader stops reading); else an OutputFile written a chunk at a time to a
+// slow sink.
 ChildResult interrupted_writer(const fs::path& dir, const fs::path& target, bool append,
                                int signal_number, const std::atomic<bool>* reading = nullptr) {
   int ready[2];
@@ -548,8 +548,8 @@ TEST_F(Output, InterruptedAppendToAFifoSaysItIsIncomplete) {
   const ChildResult child = interrupted_writer(dir, fifo, true, SIGTERM, &reading);
   reader.join();
   ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
-  EXPECT_EQ(child.err, "mishbench: interrupted while writing Markdown summary '" +
-                           fifo.string() + "'; what it received is incomplete\n");
+  EXPECT_EQ(child.err, "mishbench: interrupted while writing Markdown summary '" + fifo.string() +
+                           "'; what it received is incomplete\n");
 }
 
 // A regular file's append cannot be caught half-way from outside (writes to regular files do

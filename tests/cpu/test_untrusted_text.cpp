@@ -20,14 +20,14 @@ TEST(UntrustedText, ControlCharactersBecomeVisibleEscapes) {
   EXPECT_EQ(for_terminal("\x1b[31mred"), "\\x1b[31mred");
   EXPECT_EQ(for_terminal(std::string("nul\0byte", 8)), "nul\\x00byte");
   EXPECT_EQ(for_terminal("del\x7f"), "del\\x7f");
-  EXPECT_EQ(for_terminal("c1\xc2\x9b"), "c1\\u009b");            // U+009B, the 8-bit CSI
+  EXPECT_EQ(for_terminal("c1\xc2\x9b"), "c1\\u009b");                // U+009B, the 8-bit CSI
   EXPECT_EQ(for_terminal("evil\xe2\x80\xaetxt"), "evil\\u202etxt");  // right-to-left override
-  EXPECT_EQ(for_terminal("back\\slash"), "back\\\\slash");  // an escape cannot be faked
+  EXPECT_EQ(for_terminal("back\\slash"), "back\\\\slash");           // an escape cannot be faked
 }
 
 TEST(UntrustedText, BytesThatAreNotUtf8AreEscaped) {
   EXPECT_EQ(for_terminal("\xff\xfe"), "\\xff\\xfe");
-  EXPECT_EQ(for_terminal("\xc0\xaf"), "\\xc0\\xaf");          // overlong '/'
+  EXPECT_EQ(for_terminal("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
   EXPECT_EQ(for_terminal("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a UTF-16 surrogate
   EXPECT_EQ(for_terminal("cut\xe2\x82"), "cut\\xe2\\x82");     // a sequence cut short
 }

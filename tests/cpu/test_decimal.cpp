@@ -8,20 +8,10 @@
 
 #include "common/decimal.h"
 #include "common/errors.h"
+#include "thrown.h"
 
 namespace mish {
 namespace {
-
-// The message of the UsageError `parse` throws, or "" when it throws none.
-template <typename Parse>
-std::string refusal(Parse parse) {
-  try {
-    parse();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "";
-}
 
 TEST(Decimal, IntegersAreDecimalWithLeadingZerosAllowed) {
   EXPECT_EQ(parse_int("010", "--m"), 10);  // ten, not octal eight
@@ -33,41 +23,60 @@ TEST(Decimal, IntegersAreDecimalWithLeadingZerosAllowed) {
   EXPECT_EQ(parse_uint("00042", "--seed"), 42u);
 }
 
+// A text parse_int refuses as an integer from 1 to 2147483647 (real false), or parse_real as a
+// number from 0 to 1 (real true), and a fragment of what it says after "<what>: '<text>' ".
 struct Refused {
+  bool real;
   const char* text;
-  const char* says;  // a fragment of the message after "<what>: '<text>' "
+  const char* says;
+};
+struct Integer : Refused {
+  Integer(const char* text, const char* says) : Refused{false, text, says} {}
+};
+struct Real : Refused {
+  Real(const char* text, const char* says) : Refused{true, text, says} {}
 };
 
-class IntegerRefuses : public ::testing::TestWithParam<Refused> {};
+class Refuses : public ::testing::TestWithParam<Refused> {};
 
-TEST_P(IntegerRefuses, WithTheTextAndTheRange) {
-  const std::string message = refusal([&] { parse_int(GetParam().text, "--m", 1, 2147483647); });
-  ASSERT_FALSE(message.empty()) << "accepted '" << GetParam().text << "'";
-  EXPECT_EQ(message.rfind("--m: '", 0), 0u) << message;
-  EXPECT_NE(message.find(GetParam().says), std::string::npos) << message;
-  EXPECT_NE(message.find("expected an integer from 1 to 2147483647"), std::string::npos) << message;
+TEST_P(Refuses, WithTheTextAndTheRange) {
+  const Refused& r = GetParam();
+  const std::string message = thrown<UsageError>([&] {
+    if (r.real)
+      parse_real(r.text, "--x", 0.0, 1.0);
+    else
+      parse_int(r.text, "--x", 1, 2147483647);
+  });
+  ASSERT_FALSE(message.empty()) << "accepted '" << r.text << "'";
+  EXPECT_EQ(message.rfind("--x: '", 0), 0u) << message;
+  EXPECT_NE(message.find(r.says), std::string::npos) << message;
+  const char* range =
+      r.real ? "expected a number from 0 to 1" : "expected an integer from 1 to 2147483647";
+  EXPECT_NE(message.find(range), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Texts, IntegerRefuses,
+    Integers, Refuses,
     ::testing::Values(
-        Refused{"", "is empty"}, Refused{"0x10", "is not a decimal integer"},
-        Refused{"1e3", "is not a decimal integer"}, Refused{"1.0", "is not a decimal integer"},
-        Refused{"+5", "is not a decimal integer"}, Refused{" 5", "is not a decimal integer"},
-        Refused{"5 ", "is not a decimal integer"}, Refused{"5ms", "is not a decimal integer"},
-        Refused{"1,000", "is not a decimal integer"}, Refused{"--5", "is not a decimal integer"},
-        Refused{"-", "is not a decimal integer"}, Refused{"nan", "is not a decimal integer"},
-        Refused{"0", "is out of range"}, Refused{"-1", "is out of range"},
-        Refused{"2147483648", "is out of range"},
-        Refused{"99999999999999999999", "is out of range"}));
+        Integer{"", "is empty"}, Integer{"0x10", "is not a decimal integer"},
+        Integer{"1e3", "is not a decimal integer"}, Integer{"1.0", "is not a decimal integer"},
+        Integer{"+5", "is not a decimal integer"}, Integer{" 5", "is not a decimal integer"},
+        Integer{"5 ", "is not a decimal integer"}, Integer{"5ms", "is not a decimal integer"},
+        Integer{"1,000", "is not a decimal integer"}, Integer{"--5", "is not a decimal integer"},
+        Integer{"-", "is not a decimal integer"}, Integer{"nan", "is not a decimal integer"},
+        Integer{"0", "is out of range"}, Integer{"-1", "is out of range"},
+        Integer{"2147483648", "is out of range"},
+        Integer{"99999999999999999999", "is out of range"}));
 
 TEST(Decimal, UnsignedRefusesNegativesAndWrapAround) {
-  EXPECT_NE(refusal([] { parse_uint("-1", "--seed"); }).find("'-1' is negative"),
+  EXPECT_NE(thrown<UsageError>([] { parse_uint("-1", "--seed"); }).find("'-1' is negative"),
             std::string::npos);
-  EXPECT_NE(refusal([] { parse_uint("18446744073709551616", "--seed"); }).find("out of range"),
+  EXPECT_NE(
+      thrown<UsageError>([] { parse_uint("18446744073709551616", "--seed"); }).find("out of range"),
+      std::string::npos);
+  EXPECT_NE(thrown<UsageError>([] { parse_uint("-0", "--seed"); }).find("is negative"),
             std::string::npos);
-  EXPECT_NE(refusal([] { parse_uint("-0", "--seed"); }).find("is negative"), std::string::npos);
 }
 
 TEST(Decimal, RealsAreFiniteDecimals) {
@@ -83,44 +92,34 @@ TEST(Decimal, RealsAreFiniteDecimals) {
   EXPECT_DOUBLE_EQ(parse_real("0", "--alpha", 0.0, 1.0), 0.0);
 }
 
-class RealRefuses : public ::testing::TestWithParam<Refused> {};
-
-TEST_P(RealRefuses, WithTheTextAndTheRange) {
-  const std::string message = refusal([&] { parse_real(GetParam().text, "--alpha", 0.0, 1.0); });
-  ASSERT_FALSE(message.empty()) << "accepted '" << GetParam().text << "'";
-  EXPECT_EQ(message.rfind("--alpha: '", 0), 0u) << message;
-  EXPECT_NE(message.find(GetParam().says), std::string::npos) << message;
-  EXPECT_NE(message.find("expected a number from 0 to 1"), std::string::npos) << message;
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-}
-
 INSTANTIATE_TEST_SUITE_P(
-    Texts, RealRefuses,
+    Reals, Refuses,
     ::testing::Values(
-        Refused{"", "is empty"}, Refused{"nan", "is not a decimal number"},
-        Refused{"NaN", "is not a decimal number"}, Refused{"-nan", "is not a decimal number"},
-        Refused{"inf", "is not a decimal number"}, Refused{"-inf", "is not a decimal number"},
-        Refused{"infinity", "is not a decimal number"}, Refused{"0x0.1", "is not a decimal number"},
-        Refused{"0x1p-3", "is not a decimal number"}, Refused{"+0.5", "is not a decimal number"},
-        Refused{"0,5", "is not a decimal number"}, Refused{".", "is not a decimal number"},
-        Refused{"1e", "is not a decimal number"}, Refused{"1e+", "is not a decimal number"},
-        Refused{"e5", "is not a decimal number"}, Refused{"0.5 ", "is not a decimal number"},
-        Refused{"0.5%", "is not a decimal number"},
-        Refused{"1e999", "is beyond what a double holds"},
-        Refused{"-1e999", "is beyond what a double holds"},
-        Refused{"1e-999", "is beyond what a double holds"}, Refused{"1.5", "is out of range"},
-        Refused{"-0.1", "is out of range"}, Refused{"1.0000001", "is out of range"}));
+        Real{"", "is empty"}, Real{"nan", "is not a decimal number"},
+        Real{"NaN", "is not a decimal number"}, Real{"-nan", "is not a decimal number"},
+        Real{"inf", "is not a decimal number"}, Real{"-inf", "is not a decimal number"},
+        Real{"infinity", "is not a decimal number"}, Real{"0x0.1", "is not a decimal number"},
+        Real{"0x1p-3", "is not a decimal number"}, Real{"+0.5", "is not a decimal number"},
+        Real{"0,5", "is not a decimal number"}, Real{".", "is not a decimal number"},
+        Real{"1e", "is not a decimal number"}, Real{"1e+", "is not a decimal number"},
+        Real{"e5", "is not a decimal number"}, Real{"0.5 ", "is not a decimal number"},
+        Real{"0.5%", "is not a decimal number"}, Real{"1e999", "is beyond what a double holds"},
+        Real{"-1e999", "is beyond what a double holds"},
+        Real{"1e-999", "is beyond what a double holds"}, Real{"1.5", "is out of range"},
+        Real{"-0.1", "is out of range"}, Real{"1.0000001", "is out of range"}));
 
 TEST(Decimal, UnboundedRealSaysFinite) {
-  EXPECT_NE(refusal([] { parse_real("inf", "--x"); }).find("expected a finite decimal number"),
-            std::string::npos);
+  EXPECT_NE(
+      thrown<UsageError>([] { parse_real("inf", "--x"); }).find("expected a finite decimal number"),
+      std::string::npos);
 }
 
 TEST(Decimal, QuotedTextIsEscapedAndBounded) {
-  const std::string message = refusal([] { parse_real("0.1\n# injected", "--alpha", 0, 1); });
+  const std::string message =
+      thrown<UsageError>([] { parse_real("0.1\n# injected", "--alpha", 0, 1); });
   EXPECT_NE(message.find("'0.1\\n# injected'"), std::string::npos) << message;
   const std::string huge(1 << 20, '7');
-  const std::string long_message = refusal([&] { parse_int(huge, "--m", 1, 10); });
+  const std::string long_message = thrown<UsageError>([&] { parse_int(huge, "--m", 1, 10); });
   EXPECT_LT(long_message.size(), 300u);
   EXPECT_NE(long_message.find("(1048576 bytes)"), std::string::npos) << long_message;
 }

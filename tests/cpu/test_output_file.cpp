@@ -31,6 +31,7 @@
 #include "common/errors.h"
 #include "io/interrupt_registry.h"
 #include "io/output_file.h"
+#include "thrown.h"
 
 namespace mish {
 namespace {
@@ -44,17 +45,6 @@ std::string read_text(const fs::path& path) {
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
-}
-
-// The message of the exception of type Error that `body` throws, or "" when it throws none.
-template <typename Error, typename Body>
-std::string thrown(Body body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 struct ChildResult {
@@ -525,31 +515,22 @@ std::thread slow_reader(const fs::path& fifo, std::atomic<bool>& got_bytes) {
   });
 }
 
-TEST_F(Output, InterruptedWriteToAFifoSaysItIsIncomplete) {
-  const fs::path fifo = dir / "pipe";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::atomic<bool> reading{false};
-  std::thread reader = slow_reader(fifo, reading);
-  const ChildResult child = interrupted_writer(dir, fifo, false, SIGTERM, &reading);
-  reader.join();
-  ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
-  EXPECT_EQ(child.err, "mishbench: interrupted while writing report '" + fifo.string() +
-                           "'; what it received is incomplete\n");
-  struct stat status {};
-  ASSERT_EQ(::stat(fifo.c_str(), &status), 0);
-  EXPECT_TRUE(S_ISFIFO(status.st_mode));
-}
-
-TEST_F(Output, InterruptedAppendToAFifoSaysItIsIncomplete) {
-  const fs::path fifo = dir / "summary";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::atomic<bool> reading{false};
-  std::thread reader = slow_reader(fifo, reading);
-  const ChildResult child = interrupted_writer(dir, fifo, true, SIGTERM, &reading);
-  reader.join();
-  ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
-  EXPECT_EQ(child.err, "mishbench: interrupted while writing Markdown summary '" + fifo.string() +
-                           "'; what it received is incomplete\n");
+TEST_F(Output, InterruptedWriteOrAppendToAFifoSaysItIsIncomplete) {
+  for (const bool append : {false, true}) {
+    const fs::path fifo = dir / (append ? "summary" : "pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::atomic<bool> reading{false};
+    std::thread reader = slow_reader(fifo, reading);
+    const ChildResult child = interrupted_writer(dir, fifo, append, SIGTERM, &reading);
+    reader.join();
+    ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
+    EXPECT_EQ(child.err, std::string("mishbench: interrupted while writing ") +
+                             (append ? "Markdown summary" : "report") + " '" + fifo.string() +
+                             "'; what it received is incomplete\n");
+    struct stat status {};
+    ASSERT_EQ(::stat(fifo.c_str(), &status), 0);
+    EXPECT_TRUE(S_ISFIFO(status.st_mode));
+  }
 }
 
 // A regular file's append cannot be caught half-way from outside (writes to regular files do

@@ -42,14 +42,15 @@ int open_retrying(const char* path, int flags, mode_t mode = 0) {
   return fd;
 }
 
-// The replacement keeps the replaced file's permission bits (a private report stays private)
-// and, where allowed, its owner and group; a file we may not give away becomes ours.
+// The replacement keeps the replaced file's read, write and execute bits (a private report stays
+// private; set-id bits are not carried over to data) and, where allowed, its owner and group; a
+// file we may not give away becomes ours, as any editor's save would make it.
 void keep_permissions(int fd, const struct stat& old) {
-  fchmod(fd, old.st_mode & 07777);
   if ((old.st_uid != ::geteuid() || old.st_gid != ::getegid()) &&
       fchown(fd, old.st_uid, old.st_gid) != 0) {
-    // Not allowed (not root): the new file keeps our owner, as any editor's save would.
+    // Not allowed (not root): the new file keeps our owner.
   }
+  fchmod(fd, old.st_mode & 0777);
 }
 
 // Best effort once the rename is done: makes the new name durable; a folder that cannot be

@@ -2,57 +2,117 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <system_error>
 
+#include "common/decimal.h"
 #include "common/errors.h"
-#include "report/report.h"
+#include "common/untrusted_text.h"
+#include "compare/render.h"
+#include "io/output_file.h"
 
 namespace mish {
+namespace {
+
+constexpr size_t kForeignMessageLimit = 300;  // messages of exceptions that are not ours
+
+CompareSettings settings_from(const CompareFlags& f) {
+  CompareSettings settings;
+  if (f.threshold) settings.threshold = parse_real(*f.threshold, "--threshold", 0.0, 1.0);
+  if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
+  settings.allow_device_mismatch = f.allow_device_mismatch;
+  return settings;
+}
+
+// Before any work: an output that cannot be written, or that would overwrite an input or the
+// other output, is refused now rather than after both reports were read.
+void check_outputs(const CompareFlags& f) {
+  const std::vector<std::string> inputs = {f.base_path, f.new_path};
+  if (f.json_path) check_output_path(*f.json_path, "--json", inputs);
+  if (f.markdown_path) check_output_path(*f.markdown_path, "--markdown", inputs);
+  if (f.json_path && f.markdown_path && same_output(*f.json_path, *f.markdown_path))
+    throw UsageError(fmt::format("--json '{}' and --markdown '{}' are the same file; give two",
+                                 for_terminal(*f.json_path, kPathEchoLimit),
+                                 for_terminal(*f.markdown_path, kPathEchoLimit)));
+}
+
+int compare_and_write(const CompareFlags& f) {
+  const CompareSettings settings = settings_from(f);
+  check_outputs(f);
+  CompareOutcome outcome =
+      compare_reports(read_report(f.base_path), read_report(f.new_path), settings);
+  outcome.base_label = f.base_path;
+  outcome.new_label = f.new_path;
+  const std::string markdown = to_markdown(outcome, settings);
+  fmt::print("{}", markdown);
+  if (std::fflush(stdout) != 0)
+    throw EnvironmentError(fmt::format("cannot print the comparison: {}", std::strerror(errno)));
+  if (f.markdown_path) append_output_file(*f.markdown_path, "Markdown summary", markdown);
+  if (f.json_path)
+    write_output_file(
+        *f.json_path, "comparison JSON",
+        to_json(outcome, settings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+            '\n');
+  return outcome.regressions() > 0 ? kExitFailure : kExitOk;
+}
+
+int fail(int code, std::string_view message) {
+  fmt::print(stderr, "mishbench compare: {}\n", message);
+  return code;
+}
+
+}  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
   CLI::App* compare = app.add_subcommand(
       "compare", "Compare two JSON reports: per backend FASTER/SLOWER/SAME/UNSURE and correctness");
   compare->add_option("BASE", f.base_path, "Baseline report")->required();
   compare->add_option("NEW", f.new_path, "Report to judge")->required();
-  compare->add_option("--threshold", f.settings.threshold,
-                      "Smallest relative change that counts (default 0.03 = 3%)")
-      ->check(CLI::Range(0.0, 1.0));
-  compare->add_option("--alpha", f.settings.alpha, "Significance level (default 0.01)")
-      ->check(CLI::Range(0.0, 1.0));
-  compare->add_flag("--allow-device-mismatch", f.settings.allow_device_mismatch,
+  compare
+      ->add_option("--threshold", f.threshold,
+                   "Smallest relative change that counts, 0 to 1 (default 0.03 = 3%)")
+      ->type_name("FRACTION");
+  compare->add_option("--alpha", f.alpha, "Significance level, 0 to 1 (default 0.01)")
+      ->type_name("FRACTION");
+  compare->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
                     "Compare reports taken on different devices");
-  compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE");
-  compare->add_option("--markdown", f.markdown_path, "Also write the Markdown table to FILE");
+  compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
+      ->type_name("FILE");
+  compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
+      ->type_name("FILE");
   compare->footer(R"(
 Examples:
   mishbench compare results/baselines/h200.json new.json
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
 
 Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or stopped
-            verifying, 2 unusable input (unreadable, not a report, different devices).
+            verifying, 2 unusable input (unreadable, not a report, different devices, a bad
+            flag value or output path), 3 an output could not be written (disk full).
 )");
   return compare;
 }
 
 int run_compare(const CompareFlags& f) {
+  install_interrupt_cleanup();
   try {
-    const nlohmann::json base = load_report(f.base_path);
-    const nlohmann::json fresh = load_report(f.new_path);
-    CompareOutcome outcome = compare_reports(base, fresh, f.settings);
-    outcome.base_label = f.base_path;
-    outcome.new_label = f.new_path;
-    const std::string markdown = to_markdown(outcome, f.settings);
-    fmt::print("{}", markdown);
-    if (!f.markdown_path.empty()) {
-      std::ofstream out(f.markdown_path, std::ios::app);
-      if (!out) throw UsageError(fmt::format("cannot write '{}'", f.markdown_path));
-      out << markdown;
-    }
-    if (!f.json_path.empty()) write_json_atomically(f.json_path, to_json(outcome, f.settings));
-    return outcome.regressions() > 0 ? kExitFailure : kExitOk;
+    return compare_and_write(f);
   } catch (const UsageError& error) {
-    fmt::print(stderr, "mishbench compare: {}\n", error.what());
-    return kExitUsage;
+    return fail(kExitUsage, error.what());
+  } catch (const EnvironmentError& error) {
+    return fail(kExitEnvironment, error.what());
+  } catch (const std::bad_alloc&) {
+    return fail(kExitEnvironment,
+                "out of host memory while comparing; the reports hold more samples than this "
+                "machine can keep (see the limits in docs/compare.md)");
+  } catch (const std::system_error& error) {  // printing the table: stdout closed or full
+    return fail(kExitEnvironment, fmt::format("cannot print the comparison: {}",
+                                              for_terminal(error.what(), kForeignMessageLimit)));
+  } catch (const std::exception& error) {  // a report content compare does not expect
+    return fail(kExitUsage, fmt::format("cannot compare these reports: {}",
+                                        for_terminal(error.what(), kForeignMessageLimit)));
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 #include "compare/compare.h"
@@ -10,14 +11,18 @@ namespace mish {
 
 struct CompareFlags {
   std::string base_path, new_path;
-  std::string json_path;      // optional machine-readable result
-  std::string markdown_path;  // optional copy of the Markdown table (e.g. a CI job summary)
-  CompareSettings settings;
+  std::optional<std::string> json_path;      // machine-readable result
+  std::optional<std::string> markdown_path;  // copy of the Markdown table (a CI job summary)
+  // As typed: parsed strictly (common/decimal.h) by run_compare, so that the message is ours.
+  std::optional<std::string> threshold, alpha;
+  bool allow_device_mismatch = false;
 };
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& flags);
 
-// Prints the Markdown table; returns 0 (no regression), 1 (regression) or 2 (unusable input).
+// Prints the Markdown table; returns 0 (no regression), 1 (regression), 2 (unusable input or
+// flags) or 3 (an output could not be written, out of memory). Every failure is one line on
+// stderr; no exception leaves it.
 int run_compare(const CompareFlags& flags);
 
 }  // namespace mish

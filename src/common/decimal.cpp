@@ -44,8 +44,8 @@ bool is_decimal_real(std::string_view text) {
 
 [[noreturn]] void refuse(std::string_view text, std::string_view what, std::string_view problem,
                          const std::string& expected) {
-  throw UsageError(fmt::format("{}: '{}' {}; expected {}", what, for_terminal(text), problem,
-                               expected));
+  throw UsageError(
+      fmt::format("{}: '{}' {}; expected {}", what, for_terminal(text), problem, expected));
 }
 
 template <typename Integer>

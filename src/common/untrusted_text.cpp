@@ -51,10 +51,17 @@ bool is_bidi_control(uint32_t c) {
 
 void append_escaped_control(std::string& out, uint32_t c) {
   switch (c) {
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
-    default: out += c < 0x80 ? fmt::format("\\x{:02x}", c) : fmt::format("\\u{:04x}", c);
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      out += c < 0x80 ? fmt::format("\\x{:02x}", c) : fmt::format("\\u{:04x}", c);
   }
 }
 
@@ -63,15 +70,32 @@ void append_escaped_control(std::string& out, uint32_t c) {
 // which every renderer reads as text even where it passes HTML through.
 bool append_markdown_punctuation(std::string& out, uint32_t c) {
   switch (c) {
-    case '<': out += "&lt;"; return true;
-    case '>': out += "&gt;"; return true;
-    case '&': out += "&amp;"; return true;
-    case '|': case '*': case '_': case '`': case '[': case ']': case '#': case '~': case '!':
-    case '(': case ')': case '$':
+    case '<':
+      out += "&lt;";
+      return true;
+    case '>':
+      out += "&gt;";
+      return true;
+    case '&':
+      out += "&amp;";
+      return true;
+    case '|':
+    case '*':
+    case '_':
+    case '`':
+    case '[':
+    case ']':
+    case '#':
+    case '~':
+    case '!':
+    case '(':
+    case ')':
+    case '$':
       out += '\\';
       out += static_cast<char>(c);
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -97,9 +121,14 @@ std::string escape(std::string_view text, size_t limit, bool markdown) {
 
 }  // namespace
 
-std::string for_terminal(std::string_view text, size_t limit) {
-  return escape(text, limit, false);
+std::string shortened(std::string_view text, size_t limit) {
+  size_t at = 0;
+  for (size_t shown = 0; at < text.size() && shown < limit; ++shown) at += decode(text, at).bytes;
+  if (at == text.size()) return std::string(text);
+  return fmt::format("{}… ({} bytes)", text.substr(0, at), text.size());
 }
+
+std::string for_terminal(std::string_view text, size_t limit) { return escape(text, limit, false); }
 
 std::string for_markdown(std::string_view text, size_t limit) { return escape(text, limit, true); }
 

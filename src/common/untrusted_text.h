@@ -18,6 +18,11 @@ constexpr size_t kPathEchoLimit = 240;  // file names, which are longer in every
 // become \xNN. Printable text, non-ASCII letters included, is kept.
 std::string for_terminal(std::string_view text, size_t limit = kNameEchoLimit);
 
+// The first `limit` characters of `text` plus "… (N bytes)" when it is longer, cut between
+// characters (never inside a UTF-8 sequence), not escaped: for composing a message that is
+// escaped as a whole later.
+std::string shortened(std::string_view text, size_t limit = kNameEchoLimit);
+
 // for_terminal, and then Markdown punctuation is backslash-escaped (\|, \*, \`, \[, \#, ...) and
 // '<', '>', '&' become HTML entities, so that the result is literal text inside a table cell.
 std::string for_markdown(std::string_view text, size_t limit = kNameEchoLimit);

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "compare/report_input.h"
 #include "compare/significance.h"
 
 namespace mish {
@@ -22,34 +21,30 @@ enum class Verdict { faster, slower, same, unsure, untimed, missing, added };
 std::string to_string(Verdict verdict);
 
 struct Comparison {
-  std::string backend;
-  std::string problem;  // "1024x8192x8192 kernelbench seed 42"
+  std::string backend;  // as the reports spell it: escape it to display it
+  ProblemKey problem;
   std::string base_status, new_status;
   double base_ms = 0.0, new_ms = 0.0;  // medians
   RatioInterval ratio;
   double p_value = 1.0;
   Verdict verdict = Verdict::untimed;
   bool correctness_regression = false;  // verified in BASE, mismatch or error in NEW
+  bool timed() const { return base_ms > 0 && new_ms > 0; }
 };
 
 struct CompareOutcome {
-  std::string base_label, new_label;
-  std::vector<std::string> notes;  // device or settings differences worth saying
+  std::string base_label, new_label;  // the paths, as given
+  // Device or settings differences worth saying; report text in them is shortened, not escaped.
+  std::vector<std::string> notes;
   std::vector<Comparison> rows;
   int regressions() const;  // SLOWER rows plus correctness regressions
 };
 
-// Reads a report; throws UsageError when unreadable, not JSON or not a readable schema version.
-nlohmann::json load_report(const std::string& path);
-
 // Throws UsageError when the reports cannot be compared (different devices without
 // allow_device_mismatch).
-CompareOutcome compare_reports(const nlohmann::json& base, const nlohmann::json& fresh,
+CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& fresh,
                                const CompareSettings& settings);
 
 Verdict decide(const RatioInterval& ratio, double p_value, const CompareSettings& settings);
-
-std::string to_markdown(const CompareOutcome& outcome, const CompareSettings& settings);
-nlohmann::json to_json(const CompareOutcome& outcome, const CompareSettings& settings);
 
 }  // namespace mish

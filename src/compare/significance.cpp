@@ -6,34 +6,61 @@
 #include <random>
 #include <stdexcept>
 
-#include "timing/statistics.h"
-
 namespace mish {
+namespace {
+
+// The median of `values`, which it reorders.
+double median_in_place(std::vector<double>& values) {
+  const size_t half = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + half, values.end());
+  const double upper = values[half];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + half);
+  return lower + (upper - lower) * 0.5;
+}
+
+// `limit` of `values` drawn without replacement (a partial Fisher-Yates shuffle of a copy), or
+// all of them, untouched and without drawing, when there are no more.
+std::vector<double> subsample(const std::vector<double>& values, size_t limit,
+                              std::mt19937_64& rng) {
+  if (values.size() <= limit) return values;
+  std::vector<double> pool = values;
+  for (size_t i = 0; i < limit; ++i) {
+    std::uniform_int_distribution<size_t> pick(i, pool.size() - 1);
+    std::swap(pool[i], pool[pick(rng)]);
+  }
+  pool.resize(limit);
+  return pool;
+}
+
+}  // namespace
+
+double fast_median(std::vector<double> values) {
+  if (values.empty()) throw std::invalid_argument("median of no samples");
+  return median_in_place(values);
+}
 
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const size_t n1 = a.size(), n2 = b.size();
   if (n1 == 0 || n2 == 0) return 1.0;
-  struct Item {
-    double value;
-    bool from_a;
-  };
-  std::vector<Item> all;
-  all.reserve(n1 + n2);
-  for (double v : a) all.push_back({v, true});
-  for (double v : b) all.push_back({v, false});
-  std::sort(all.begin(), all.end(), [](const Item& x, const Item& y) { return x.value < y.value; });
+  std::vector<double> x = a, y = b;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
 
-  // Average ranks over ties; accumulate the tie term sum(t^3 - t) for the variance.
+  // Walk both sorted sets as one: each group of equal values takes the average of its ranks;
+  // accumulate the tie term sum(t^3 - t) for the variance.
   double rank_sum_a = 0.0, tie_term = 0.0;
-  for (size_t i = 0; i < all.size();) {
-    size_t j = i;
-    while (j < all.size() && all[j].value == all[i].value) ++j;
-    const double average_rank = 0.5 * double(i + 1 + j);  // ranks i+1 .. j
-    for (size_t k = i; k < j; ++k)
-      if (all[k].from_a) rank_sum_a += average_rank;
-    const double t = double(j - i);
+  size_t i = 0, j = 0, ranked = 0;
+  while (i < n1 || j < n2) {
+    const double value = j == n2 || (i < n1 && x[i] < y[j]) ? x[i] : y[j];
+    size_t in_a = 0, in_b = 0;
+    while (i < n1 && x[i] == value) ++i, ++in_a;
+    while (j < n2 && y[j] == value) ++j, ++in_b;
+    const double t = double(in_a + in_b);
+    const double average_rank = double(ranked) + 0.5 * (t + 1.0);  // ranks ranked+1 .. ranked+t
+    rank_sum_a += double(in_a) * average_rank;
     tie_term += t * t * t - t;
-    i = j;
+    ranked += in_a + in_b;
   }
   const double n = double(n1 + n2);
   const double u = rank_sum_a - double(n1) * double(n1 + 1) / 2.0;
@@ -48,15 +75,17 @@ RatioInterval bootstrap_median_ratio(const std::vector<double>& a, const std::ve
                                      double confidence, int resamples, uint64_t seed) {
   if (a.empty() || b.empty()) throw std::invalid_argument("bootstrap needs samples on both sides");
   RatioInterval interval;
-  interval.ratio = median(b) / median(a);
+  interval.ratio = fast_median(b) / fast_median(a);
   std::mt19937_64 rng(seed);
+  const std::vector<double> sa = subsample(a, kBootstrapSubsample, rng);
+  const std::vector<double> sb = subsample(b, kBootstrapSubsample, rng);
   std::vector<double> ratios(static_cast<size_t>(resamples));
-  std::vector<double> ra(a.size()), rb(b.size());
-  std::uniform_int_distribution<size_t> pick_a(0, a.size() - 1), pick_b(0, b.size() - 1);
+  std::vector<double> ra(sa.size()), rb(sb.size());
+  std::uniform_int_distribution<size_t> pick_a(0, sa.size() - 1), pick_b(0, sb.size() - 1);
   for (double& ratio : ratios) {
-    for (double& v : ra) v = a[pick_a(rng)];
-    for (double& v : rb) v = b[pick_b(rng)];
-    ratio = median(rb) / median(ra);
+    for (double& v : ra) v = sa[pick_a(rng)];
+    for (double& v : rb) v = sb[pick_b(rng)];
+    ratio = median_in_place(rb) / median_in_place(ra);
   }
   std::sort(ratios.begin(), ratios.end());
   const double tail = (1.0 - confidence) / 2.0;

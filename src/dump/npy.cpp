@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "common/errors.h"
+#include "io/output_file.h"
 
 namespace mish {
 namespace {
@@ -27,19 +27,14 @@ void write_array(const std::string& path, const char* descr, const void* data, s
   header.append((64 - unpadded % 64) % 64, ' ');
   header.push_back('\n');
 
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) throw UsageError(fmt::format("cannot write '{}'", temporary));
-    const uint16_t length = static_cast<uint16_t>(header.size());
-    out.write("\x93NUMPY\x01\x00", 8);
-    out.put(static_cast<char>(length & 0xff));
-    out.put(static_cast<char>(length >> 8));
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(count * item_bytes));
-    if (!out) throw UsageError(fmt::format("writing '{}' failed (disk full?)", temporary));
-  }
-  std::filesystem::rename(temporary, path);
+  OutputFile out(path, "dump file");
+  const uint16_t length = static_cast<uint16_t>(header.size());
+  const char preamble[10] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                             static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
+  out.write(preamble, sizeof(preamble));
+  out.write(header);
+  out.write(data, count * item_bytes);
+  out.commit();
 }
 
 }  // namespace

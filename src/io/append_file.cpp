@@ -62,9 +62,9 @@ void append_output_file(const std::string& path, std::string_view what, std::str
     }
     unregister_output(slot);
     ::close(fd);
-    throw_os_error(error, fmt::format("appending to {} '{}' failed", what, shown),
-                   regular ? "; the file is cut back to its old length"
-                           : "; what it received is incomplete");
+    throw_os_error(
+        error, fmt::format("appending to {} '{}' failed", what, shown),
+        regular ? "; the file is cut back to its old length" : "; what it received is incomplete");
   };
   if (const int error = write_fully(fd, content.data(), content.size())) give_up(error);
   if (regular && ::fsync(fd) != 0 && errno != EINVAL) give_up(errno);

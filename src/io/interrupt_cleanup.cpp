@@ -93,21 +93,19 @@ sigset_t interrupt_set() {
 int register_output(const Registration& registration, std::string_view what,
                     std::string_view path) {
   if (registration.temporary.size() >= sizeof(Slot::temporary))
-    throw_os_error(ENAMETOOLONG, fmt::format("cannot write {} '{}'", what,
-                                             for_terminal(path, kPathEchoLimit)));
-  const char* consequence = !registration.temporary.empty() ? "nothing was written"
+    throw_os_error(ENAMETOOLONG,
+                   fmt::format("cannot write {} '{}'", what, for_terminal(path, kPathEchoLimit)));
+  const char* consequence = !registration.temporary.empty()  ? "nothing was written"
                             : registration.restore_size >= 0 ? "nothing was appended"
-                                                              : "what it received is incomplete";
-  const std::string line =
-      fmt::format("mishbench: interrupted while writing {} '{}'; {}\n", what,
-                  for_terminal(path, kPathEchoLimit), consequence);
+                                                             : "what it received is incomplete";
+  const std::string line = fmt::format("mishbench: interrupted while writing {} '{}'; {}\n", what,
+                                       for_terminal(path, kPathEchoLimit), consequence);
   for (int index = 0; index < kSlots; ++index) {
     Slot& slot = slots[index];
     int expected = kFree;
     if (!slot.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire))
       continue;
-    std::memcpy(slot.temporary, registration.temporary.c_str(),
-                registration.temporary.size() + 1);
+    std::memcpy(slot.temporary, registration.temporary.c_str(), registration.temporary.size() + 1);
     slot.append_fd = registration.append_fd;
     slot.restore_size = registration.restore_size;
     slot.line_length = std::min(line.size(), sizeof(slot.line));

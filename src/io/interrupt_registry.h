@@ -11,15 +11,14 @@
 namespace mish {
 
 struct Registration {
-  std::string temporary;    // removed on interrupt; empty when written in place
-  int append_fd = -1;       // with restore_size >= 0: cut back to that length on interrupt
+  std::string temporary;  // removed on interrupt; empty when written in place
+  int append_fd = -1;     // with restore_size >= 0: cut back to that length on interrupt
   off_t restore_size = -1;
 };
 
 // Returns a slot for unregister_output; throws UsageError when the temporary path is longer than
 // a path can be, EnvironmentError when more outputs than the list holds are open at once.
-int register_output(const Registration& registration, std::string_view what,
-                    std::string_view path);
+int register_output(const Registration& registration, std::string_view what, std::string_view path);
 void unregister_output(int slot) noexcept;
 
 // Holds back the interrupting signals for its lifetime, so that a rename and its unregistering

@@ -18,8 +18,17 @@ std::string os_reason(int error) { return std::strerror(error); }
 void throw_os_error(int error, std::string_view message, std::string_view after) {
   const std::string text = fmt::format("{}: {}{}", message, os_reason(error), after);
   switch (error) {
-    case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
-    case ENAMETOOLONG: case ELOOP: case ENXIO: case ETXTBSY: case EEXIST:
+    case ENOENT:
+    case ENOTDIR:
+    case EISDIR:
+    case EACCES:
+    case EPERM:
+    case EROFS:
+    case ENAMETOOLONG:
+    case ELOOP:
+    case ENXIO:
+    case ETXTBSY:
+    case EEXIST:
       throw UsageError(text);
     default:
       throw EnvironmentError(text);

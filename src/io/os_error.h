@@ -10,11 +10,10 @@ namespace mish {
 // The OS's reason for `error` (an errno value), e.g. "No space left on device".
 std::string os_reason(int error);
 
-// Throws UsageError "<message>: <reason><after>" when the user can fix the cause by choosing another
-// path (no such file or folder, permission denied, read-only file system, name too long, a
+// Throws UsageError "<message>: <reason><after>" when the user can fix the cause by choosing
+// another path (no such file or folder, permission denied, read-only file system, name too long, a
 // folder, a symbolic link loop), EnvironmentError otherwise (disk full, quota, I/O error).
-[[noreturn]] void throw_os_error(int error, std::string_view message,
-                                 std::string_view after = "");
+[[noreturn]] void throw_os_error(int error, std::string_view message, std::string_view after = "");
 
 // Writes all `bytes` (retrying short writes and EINTR); returns 0 or the errno of the failure.
 // SIGPIPE is held back meanwhile, so a FIFO whose reader went away gives EPIPE instead of

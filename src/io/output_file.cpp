@@ -42,14 +42,15 @@ int open_retrying(const char* path, int flags, mode_t mode = 0) {
   return fd;
 }
 
-// The replacement keeps the replaced file's permission bits (a private report stays private)
-// and, where allowed, its owner and group; a file we may not give away becomes ours.
+// The replacement keeps the replaced file's read, write and execute bits (a private report stays
+// private; set-id bits are not carried over to data) and, where allowed, its owner and group; a
+// file we may not give away becomes ours, as any editor's save would make it.
 void keep_permissions(int fd, const struct stat& old) {
-  fchmod(fd, old.st_mode & 07777);
   if ((old.st_uid != ::geteuid() || old.st_gid != ::getegid()) &&
       fchown(fd, old.st_uid, old.st_gid) != 0) {
-    // Not allowed (not root): the new file keeps our owner, as any editor's save would.
+    // Not allowed (not root): the new file keeps our owner.
   }
+  fchmod(fd, old.st_mode & 0777);
 }
 
 // Best effort once the rename is done: makes the new name durable; a folder that cannot be
@@ -94,8 +95,7 @@ OutputFile::OutputFile(std::string path, std::string what)
   temporary_ = temporary_beside(target.file, target.folder);
   // Listed before it exists, so that an interrupt in between cannot leave it behind.
   registration_ = register_output({temporary_}, what_, path_);
-  fd_ = open_retrying(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
-                      0666);
+  fd_ = open_retrying(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd_ < 0) {
     const int error = errno;
     temporary_.clear();  // never created: nothing of ours to remove
@@ -122,9 +122,9 @@ void OutputFile::discard() noexcept {
 void OutputFile::fail(int error, std::string_view doing) {
   const bool in_place = temporary_.empty();
   discard();
-  throw_os_error(error,
-                 fmt::format("{} {} '{}' failed", doing, what_, for_terminal(path_, kPathEchoLimit)),
-                 in_place ? kIncomplete : kLeftAsItWas);
+  throw_os_error(
+      error, fmt::format("{} {} '{}' failed", doing, what_, for_terminal(path_, kPathEchoLimit)),
+      in_place ? kIncomplete : kLeftAsItWas);
 }
 
 void OutputFile::write(const void* data, size_t bytes) {

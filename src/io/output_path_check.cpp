@@ -96,7 +96,8 @@ void check_output_folder(const std::string& path, std::string_view flag) {
 }
 
 bool same_output(const std::string& a, const std::string& b) {
-  struct stat first {}, second {};
+  struct stat first {
+  }, second{};
   const bool a_exists = ::stat(a.c_str(), &first) == 0, b_exists = ::stat(b.c_str(), &second) == 0;
   if (a_exists || b_exists)
     return a_exists && b_exists && first.st_dev == second.st_dev && first.st_ino == second.st_ino;

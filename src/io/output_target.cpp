@@ -49,15 +49,25 @@ std::optional<std::string> kernel_filesystem(const std::string& path) {
   struct statfs info {};
   if (::statfs(path.c_str(), &info) != 0) return std::nullopt;
   switch (static_cast<unsigned long>(info.f_type)) {
-    case PROC_SUPER_MAGIC: return "procfs";
-    case SYSFS_MAGIC: return "sysfs";
-    case CGROUP_SUPER_MAGIC: case CGROUP2_SUPER_MAGIC: return "cgroupfs";
-    case DEBUGFS_MAGIC: return "debugfs";
-    case TRACEFS_MAGIC: return "tracefs";
-    case SECURITYFS_MAGIC: return "securityfs";
-    case BPF_FS_MAGIC: return "bpffs";
-    case EFIVARFS_MAGIC: return "efivarfs";
-    default: return std::nullopt;
+    case PROC_SUPER_MAGIC:
+      return "procfs";
+    case SYSFS_MAGIC:
+      return "sysfs";
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+      return "cgroupfs";
+    case DEBUGFS_MAGIC:
+      return "debugfs";
+    case TRACEFS_MAGIC:
+      return "tracefs";
+    case SECURITYFS_MAGIC:
+      return "securityfs";
+    case BPF_FS_MAGIC:
+      return "bpffs";
+    case EFIVARFS_MAGIC:
+      return "efivarfs";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -92,19 +102,21 @@ OutputTarget inspect_output(const std::string& path) {
 
 std::optional<std::string> unusable_reason(const OutputTarget& target) {
   switch (target.kind) {
-    case TargetKind::folder: return "it is a folder; give a file name";
+    case TargetKind::folder:
+      return "it is a folder; give a file name";
     case TargetKind::unsupported:
       return "it is " + target.description +
              "; an output must be a regular file, a character device or a FIFO";
     case TargetKind::regular:
+      if (const auto filesystem = kernel_filesystem(target.folder))
+        return "it is on " + *filesystem + ", a kernel interface, not a place for files";
       if (target.through_kernel_fs)
         return "it is a regular file reached through /proc (an open descriptor such as "
                "/dev/stdout); give the file's own path or redirect instead";
-      if (const auto filesystem = kernel_filesystem(target.folder))
-        return "it is on " + *filesystem + ", a kernel interface, not a place for files";
       return std::nullopt;
     case TargetKind::missing:
-    case TargetKind::in_place: return std::nullopt;
+    case TargetKind::in_place:
+      return std::nullopt;
   }
   return std::nullopt;
 }

@@ -13,10 +13,10 @@ enum class TargetKind { missing, regular, in_place, folder, unsupported };
 
 struct OutputTarget {
   TargetKind kind = TargetKind::missing;
-  int error = 0;        // stat's errno when kind is missing (ENOENT: simply not there yet)
-  struct stat status{};  // valid unless kind is missing
-  std::string file;     // a regular file: the real path, symbolic links resolved
-  std::string folder;   // where a new file or a temporary file is created
+  int error = 0;            // stat's errno when kind is missing (ENOENT: simply not there yet)
+  struct stat status {};    // valid unless kind is missing
+  std::string file;         // a regular file: the real path, symbolic links resolved
+  std::string folder;       // where a new file or a temporary file is created
   std::string description;  // unsupported: "a socket", "a block device", ...
   bool through_kernel_fs = false;  // reached through /proc or /dev/fd (an open descriptor)
 };

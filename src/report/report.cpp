@@ -12,6 +12,7 @@
 #include "common/version.h"
 #include "report/figures.h"
 #include "settings/settings.h"
+#include "io/output_file.h"
 #include "timing/peaks.h"
 
 namespace mish {
@@ -190,19 +191,10 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
 }
 
 void write_json_atomically(const std::string& path, const json& document) {
-  const std::string temporary = fmt::format("{}.tmp.{}", path, getpid());
-  {
-    std::ofstream out(temporary);
-    if (!out) throw UsageError(fmt::format("cannot write report '{}': check the folder exists", path));
-    out << document.dump(2) << '\n';
-    if (!out) throw UsageError(fmt::format("writing report '{}' failed (disk full?)", temporary));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw UsageError(fmt::format("cannot move report into '{}': {}", path, error.message()));
-  }
+  // Replacement characters for any byte that is not UTF-8 (a backend's message, say), rather
+  // than losing the whole report to a dump error.
+  write_output_file(path, "report",
+                    document.dump(2, ' ', false, json::error_handler_t::replace) + '\n');
 }
 
 }  // namespace mish

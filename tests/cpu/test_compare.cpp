@@ -2,6 +2,9 @@
 // realistic noise (a tight core plus occasional slow outliers, as GPU timings look).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,56 +13,23 @@
 
 #include "compare/compare.h"
 #include "report/schema.h"
+#include "report_fixture.h"
+#include "timing/statistics.h"
 
 namespace mish {
 namespace {
 
 using nlohmann::json;
 
-std::vector<double> noisy_samples(double median_ms, uint64_t seed, int count = 100) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> core(0.0, 0.005);  // 0.5% spread
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::vector<double> samples;
-  for (int i = 0; i < count; ++i) {
-    double v = median_ms * (1.0 + core(rng));
-    if (unit(rng) < 0.05) v *= 1.0 + 0.1 * unit(rng);  // 5% outliers up to +10%
-    samples.push_back(v);
-  }
-  return samples;
-}
-
-json make_report(const std::vector<double>& samples, const std::string& status = "ok",
-                 const std::string& device = "NVIDIA H200") {
-  const json problem = {{"m", 1024}, {"n", 8192}, {"k", 8192}, {"seed", 42},
-                        {"distribution", "kernelbench"}};
-  json result = {{"backend", "fused"},
-                 {"problem", problem},
-                 {"status", status},
-                 {"reason", ""},
-                 {"math_mode", "fp32"},
-                 {"timing",
-                  {{"samples_ms", samples}, {"median_ms", 0.0}, {"mean_ms", 0.0}, {"min_ms", 0.0},
-                   {"max_ms", 0.0}, {"stdev_ms", 0.0}}},
-                 {"verification",
-                  {{"checked", 1}, {"mismatches", status == "ok" ? 0 : 5}, {"nonfinite", 0},
-                   {"max_abs", 1e-6}, {"max_rel", 1e-6}, {"worst", json::object()}}}};
-  return {{"schema_version", "1.0.0"},
-          {"tool", {{"name", "mishbench"}}},
-          {"argv", json::array()},
-          {"timestamp", "2026-01-01T00:00:00Z"},
-          {"host", json::object()},
-          {"device", {{"name", device}}},
-          {"settings", {{"l2", "flush"}, {"iters", 100}, {"warmup", 10}}},
-          {"problems", json::array({problem})},
-          {"results", json::array({result})}};
+CompareOutcome compare(const json& base, const json& fresh, const CompareSettings& settings) {
+  return compare_reports(summarize_report(base, "base"), summarize_report(fresh, "new"), settings);
 }
 
 Verdict verdict_for(double shift, uint64_t seed) {
   const json base = make_report(noisy_samples(2.7, seed));
   const json fresh = make_report(noisy_samples(2.7 * (1.0 + shift), seed + 1000));
   EXPECT_TRUE(check_report(base).ok());
-  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  const CompareOutcome outcome = compare(base, fresh, CompareSettings{});
   EXPECT_EQ(outcome.rows.size(), 1u);
   return outcome.rows.at(0).verdict;
 }
@@ -77,6 +47,62 @@ TEST(Significance, BootstrapIntervalBracketsTheRatio) {
   EXPECT_LT(r.low, r.ratio);
   EXPECT_GT(r.high, r.ratio);
   EXPECT_LT(r.high - r.low, 0.02);
+}
+
+// The rank-sum statistic from its definition, pair by pair (ties count one half): O(n1 n2),
+// for checking the merged-ranks computation on small sets with many ties.
+double mann_whitney_p_by_pairs(const std::vector<double>& a, const std::vector<double>& b) {
+  double u = 0.0;
+  for (double x : a)
+    for (double y : b) u += x > y ? 1.0 : x == y ? 0.5 : 0.0;
+  std::vector<double> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end());
+  double tie_term = 0.0;
+  for (size_t i = 0, j; i < all.size(); i = j) {
+    for (j = i; j < all.size() && all[j] == all[i];) ++j;
+    const double t = double(j - i);
+    tie_term += t * t * t - t;
+  }
+  const double n1 = double(a.size()), n2 = double(b.size()), n = n1 + n2;
+  const double variance = n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
+  if (variance <= 0.0) return 1.0;
+  const double z = (std::fabs(u - n1 * n2 / 2.0) - 0.5) / std::sqrt(variance);
+  return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+}
+
+TEST(Significance, MannWhitneyMatchesItsDefinitionWithTies) {
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<int> value(1, 6);  // few distinct values: many ties
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> a(17 + trial), b(23);
+    for (double& v : a) v = value(rng);
+    for (double& v : b) v = value(rng) + (trial % 3);
+    EXPECT_NEAR(mann_whitney_p(a, b), mann_whitney_p_by_pairs(a, b), 1e-12) << trial;
+  }
+}
+
+TEST(Significance, FastMedianIsTheMedian) {
+  for (int count : {1, 2, 3, 10, 101}) {
+    const std::vector<double> samples = noisy_samples(2.7, uint64_t(count), count);
+    EXPECT_EQ(fast_median(samples), median(samples)) << count;
+  }
+}
+
+TEST(Significance, LargeSetsAreSubsampledReproduciblyAndConservatively) {
+  const std::vector<double> a = noisy_samples(2.0, 1, 200'000), b = noisy_samples(2.1, 2, 200'000);
+  const RatioInterval r = bootstrap_median_ratio(a, b);
+  EXPECT_EQ(r.ratio, median(b) / median(a));  // from every sample
+  EXPECT_LT(r.low, r.ratio);
+  EXPECT_GT(r.high, r.ratio);
+  const RatioInterval again = bootstrap_median_ratio(a, b);
+  EXPECT_EQ(again.low, r.low);
+  EXPECT_EQ(again.high, r.high);
+  // Wider than the whole sets would give: the interval of kBootstrapSubsample samples.
+  const std::vector<double> a_few(a.begin(), a.begin() + kBootstrapSubsample);
+  const std::vector<double> b_few(b.begin(), b.begin() + kBootstrapSubsample);
+  const RatioInterval few = bootstrap_median_ratio(a_few, b_few);
+  EXPECT_NEAR(r.high - r.low, few.high - few.low, 0.5 * (few.high - few.low));
 }
 
 TEST(Compare, IdenticalDistributionsAreSameNeverSlower) {
@@ -98,7 +124,7 @@ TEST(Compare, ShiftBelowThresholdIsSame) {
 TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
   const json base = make_report(noisy_samples(2.7, 1));
   const json fresh = make_report(noisy_samples(2.7, 2), "mismatch");
-  const CompareOutcome outcome = compare_reports(base, fresh, CompareSettings{});
+  const CompareOutcome outcome = compare(base, fresh, CompareSettings{});
   EXPECT_TRUE(outcome.rows.at(0).correctness_regression);
   EXPECT_EQ(outcome.regressions(), 1);
 }
@@ -106,10 +132,10 @@ TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
 TEST(Compare, DifferentDevicesNeedExplicitPermission) {
   const json base = make_report(noisy_samples(2.7, 1));
   const json fresh = make_report(noisy_samples(2.7, 2), "ok", "NVIDIA H100 80GB HBM3");
-  EXPECT_THROW(compare_reports(base, fresh, CompareSettings{}), std::exception);
+  EXPECT_THROW(compare(base, fresh, CompareSettings{}), std::exception);
   CompareSettings allow;
   allow.allow_device_mismatch = true;
-  EXPECT_FALSE(compare_reports(base, fresh, allow).notes.empty());
+  EXPECT_FALSE(compare(base, fresh, allow).notes.empty());
 }
 
 // The command line: exit codes 0 / 1 / 2.
@@ -145,6 +171,16 @@ TEST(CompareCli, UnreadableAndInvalidFilesExitTwo) {
   const std::string invalid =
       std::string(MISHBENCH_BINARY) + " compare " + path + " " + path + " > /dev/null 2>&1";
   EXPECT_EQ(WEXITSTATUS(std::system(invalid.c_str())), 2);
+}
+
+TEST(CompareCli, TwoMillionSampleReportsCompareInSeconds) {
+  const json base = make_report(noisy_samples(2.7, 1, 1'000'000));
+  const json fresh = make_report(noisy_samples(2.7 * 1.05, 2, 1'000'000));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_compare_binary(base, fresh), 1);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 30.0) << "about 2 s on an idle machine";  // minutes before subsampling
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+// Runs the built mishbench binary as a user would, without a shell in between (so arguments
+// reach it byte for byte: quotes, newlines, empty strings), with stdin from /dev/null and a time
+// limit, and captures what it printed.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace mish {
+
+struct ProcessResult {
+  int exit_code = -1;     // -1 when it did not exit normally
+  int signal_number = 0;  // the signal that ended it, or 0
+  bool timed_out = false;
+  std::string out, err;
+};
+
+// `args` follow the program name; `scratch` is a folder for the captured output.
+ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
+                            int timeout_seconds = 60);
+
+}  // namespace mish

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev
-          libopenblas-dev python3 python3-numpy python3-matplotlib python3-pip)
+          libopenblas-dev python3 python3-numpy python3-matplotlib python3-jsonschema python3-pip)
 
 fail() {
   echo "install-deps: $*" >&2
@@ -33,12 +33,13 @@ else
   echo "install-deps: all packages already installed"
 fi
 
-# scripts/plot.py needs numpy and matplotlib in the python3 that is first on PATH; when that is
-# not the system one (pyenv, a virtualenv), apt's packages do not reach it, so pip installs them.
-if ! python3 -c 'import numpy, matplotlib' 2>/dev/null; then
-  echo "install-deps: $(command -v python3) lacks numpy/matplotlib; installing them with pip"
-  python3 -m pip install --quiet numpy matplotlib ||
-    fail "could not install numpy and matplotlib for $(command -v python3)"
+# scripts/plot.py needs numpy and matplotlib, the report schema tests jsonschema, in the python3
+# that is first on PATH; when that is not the system one (pyenv, a virtualenv), apt's packages do
+# not reach it, so pip installs them.
+if ! python3 -c 'import numpy, matplotlib, jsonschema' 2>/dev/null; then
+  echo "install-deps: $(command -v python3) lacks numpy/matplotlib/jsonschema; pip installs them"
+  python3 -m pip install --quiet numpy matplotlib jsonschema ||
+    fail "could not install numpy, matplotlib and jsonschema for $(command -v python3)"
 fi
 
 if command -v nvcc >/dev/null; then

@@ -1,6 +1,6 @@
 // The built mishbench binary, run as a user would: bad input gives exit 2 and one line saying what
 // is wrong, a GPU backend without a device gives exit 3, and a host-only run of configs/ci.json
-// verifies and writes a valid report.
+// verifies and writes a report that passes the schema check and the published JSON Schema.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -15,6 +15,7 @@
 #include "backends/registry.h"
 #include "env/environment.h"
 #include "report/schema.h"
+#include "report_schema_check.h"
 
 namespace mish {
 namespace {
@@ -140,6 +141,7 @@ TEST_F(Cli, CpuRunOfCiConfigVerifiesAndWritesAValidReport) {
   const json report = json::parse(read_text(dir / "report.json"));
   const SchemaCheck check = check_report(report);
   EXPECT_TRUE(check.ok()) << (check.errors.empty() ? "" : check.errors.front());
+  expect_matches_published_schema(report);
   EXPECT_TRUE(report["device"].is_null());
   const json config = json::parse(read_text(fs::path(MISHBENCH_SOURCE_DIR) / "configs/ci.json"));
   ASSERT_EQ(report["results"].size(), config["problems"].size());
@@ -162,6 +164,7 @@ TEST_F(Cli, FlagsOverrideTheConfigFile) {
       run("--config configs/ci.json --m 5 --seed 3 --iters 3 --warmup 0 --json {dir}/r.json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = json::parse(read_text(dir / "r.json"));
+  expect_matches_published_schema(report);
   const json config = json::parse(read_text(fs::path(MISHBENCH_SOURCE_DIR) / "configs/ci.json"));
   EXPECT_EQ(report["settings"]["iters"], 3);
   EXPECT_EQ(report["settings"]["warmup"], 0);

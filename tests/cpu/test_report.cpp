@@ -1,5 +1,6 @@
 // The JSON report: what build_report writes survives dump and parse with every field intact and
-// passes the schema check; the check rejects malformed documents and versions it cannot read.
+// passes the schema check and the published JSON Schema; both reject malformed documents and
+// versions they cannot read.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include "common/errors.h"
 #include "report/report.h"
 #include "report/schema.h"
+#include "report_schema_check.h"
 
 namespace mish {
 namespace {
@@ -43,6 +45,7 @@ RunOutcome synthetic_outcome() {
   device.memory_bytes = size_t(140) << 30;
   device.driver_version = 13000, device.runtime_version = 13000, device.cublas_version = 130100;
   outcome.device = device;
+  outcome.copy_bandwidth = CopyBandwidth{256 << 20, 0.125, 4000.0};  // measured with every device
 
   ProblemRun run;
   run.problem.m = 3, run.problem.n = 4, run.problem.k = 5, run.problem.seed = 9;
@@ -82,6 +85,7 @@ TEST(Report, RoundTripPassesSchemaAndKeepsFields) {
   const SchemaCheck check = check_report(r);
   EXPECT_TRUE(check.ok()) << (check.errors.empty() ? "" : check.errors.front());
   EXPECT_TRUE(check.warnings.empty());
+  expect_matches_published_schema(r);
 
   EXPECT_EQ(r["schema_version"], kSchemaVersion);
   EXPECT_EQ(r["tool"]["name"], "mishbench");
@@ -140,9 +144,10 @@ TEST(Report, RoundTripPassesSchemaAndKeepsFields) {
 TEST(Report, HostOnlyRunHasNullDevice) {
   RunOutcome outcome = synthetic_outcome();
   outcome.device.reset();
-  const json r = build_report(outcome, RunConfig{}, {});
+  const json r = build_report(outcome, RunConfig{}, {"mishbench"});
   EXPECT_TRUE(r["device"].is_null());
   EXPECT_TRUE(check_report(r).ok());
+  expect_matches_published_schema(r);
 }
 
 // Each case breaks one thing in a valid report; the check must name it.
@@ -167,6 +172,7 @@ TEST_P(SchemaRejects, MalformedReport) {
   bool named = false;
   for (const std::string& error : check.errors) named |= error.find(b.error_mentions) != std::string::npos;
   EXPECT_TRUE(named) << "first error: " << check.errors.front();
+  expect_refused_by_published_schema(r);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -10,6 +10,7 @@
 #include "backends/backend.h"
 #include "report/report.h"
 #include "report/schema.h"
+#include "report_schema_check.h"
 #include "timing/peaks.h"
 
 namespace mish {
@@ -59,6 +60,7 @@ TEST(ReportTiming, CarriesTheNewFields) {
   const json report = build_report(synthetic_outcome(), config, {"mishbench"});
   EXPECT_EQ(report["schema_version"], "1.1.0");
   EXPECT_TRUE(check_report(report).ok());
+  expect_matches_published_schema(report);
 
   EXPECT_EQ(report["settings"]["stopping"], "adaptive");
   EXPECT_EQ(report["settings"]["max_noise"], 0.01);
@@ -120,7 +122,9 @@ TEST(Peaks, MathModesMapToTheirHardwareUnit) {
 TEST(ReportTiming, UnknownDeviceGivesNullFractionWithANote) {
   RunOutcome outcome = synthetic_outcome();
   outcome.device->name = "Some Future GPU";
-  const json r = build_report(outcome, RunConfig{}, {"mishbench"})["results"][0];
+  const json report = build_report(outcome, RunConfig{}, {"mishbench"});
+  expect_matches_published_schema(report);
+  const json& r = report["results"][0];
   EXPECT_TRUE(r["roofline"]["fraction"].is_null());
   EXPECT_FALSE(r["roofline"]["note"].get<std::string>().empty());
 }
@@ -133,6 +137,7 @@ TEST(ReportTiming, HostRunWithAdaptiveStoppingWritesTheFields) {
   ASSERT_EQ(std::system(command.c_str()), 0);
   std::ifstream file(path);
   const json report = json::parse(file);
+  expect_matches_published_schema(report);
   EXPECT_EQ(report["settings"]["stopping"], "adaptive");
   EXPECT_EQ(report["settings"]["timeout_s"], 5.0);
   const json& r = report["results"][0];

@@ -15,6 +15,7 @@
 #include "report/table.h"
 #include "settings/settings.h"
 #include "report/schema.h"
+#include "report_schema_check.h"
 #include "split.cuh"
 
 namespace mish {
@@ -214,6 +215,7 @@ TEST(SplitBackends, ReportRecordsAccuracyClassAndPrepack) {
   set_flag(config, "--backend-option", "fp16x3.chunks=4");
   const nlohmann::json report = build_report(outcome, config, {"mishbench"});
   EXPECT_TRUE(check_report(report).ok());
+  expect_matches_published_schema(report);
   EXPECT_EQ(report["settings"]["include_prepack"], true);
   EXPECT_EQ(report["settings"]["backend_options"]["fp16x3"]["chunks"], 4);
   const nlohmann::json& results = report["results"];
@@ -227,6 +229,7 @@ TEST(SplitBackends, ReportRecordsAccuracyClassAndPrepack) {
   nlohmann::json broken = report;
   broken["results"][0]["expected_accuracy"] = "approximately";
   EXPECT_FALSE(check_report(broken).ok());
+  expect_refused_by_published_schema(broken);
 }
 
 }  // namespace

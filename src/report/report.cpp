@@ -81,7 +81,10 @@ json timing_json(const TimedSeries& series) {
 }
 
 json stages_json(const Problem& p, const BackendResult& r, const std::optional<CopyBandwidth>& copy) {
-  if (r.stages.empty()) return nullptr;
+  // A stage series is missing when a failure (or a refused audit) came first: then none counts.
+  if (r.stages.empty() || r.stats.count == 0) return nullptr;
+  for (const StageResult& stage : r.stages)
+    if (stage.timing.stats.count == 0) return nullptr;
   json list = json::array();
   double sum_ms = 0.0;
   for (const StageResult& stage : r.stages) {
@@ -109,6 +112,47 @@ json roofline_json(const Problem& p, const BackendResult& r, const std::optional
           {"peak_tflops", peak.tflops ? json(*peak.tflops) : json(nullptr)},
           {"fraction", peak.tflops ? json(tflops(p, r) / *peak.tflops) : json(nullptr)},
           {"note", peak.note}};
+}
+
+json origin_json(const BackendOrigin& origin) {
+  return {{"kind", origin.kind},
+          {"path", origin.path},
+          {"sha256", origin.sha256},
+          {"abi_version", origin.abi_version}};
+}
+
+json isolation_json(const std::optional<IsolationReport>& isolation) {
+  if (!isolation) return nullptr;
+  return {{"worker_start_ms", isolation->start_ms},
+          {"round_trip_ms", isolation->round_trip_ms},
+          {"worker_starts", isolation->starts},
+          {"output_tail", isolation->output}};
+}
+
+// The honesty checks' findings (docs/isolation.md).
+json honesty_json(const BackendResult& r) {
+  json audits = json::array();
+  for (const TimingAudit& audit : r.timing_audits)
+    audits.push_back({{"series", audit.series},
+                      {"iterations", audit.reading.iterations},
+                      {"events_ms", audit.reading.events_ms},
+                      {"wall_ms", audit.reading.wall_ms},
+                      {"refused", audit.refused}});
+  json changed = json::array();
+  for (const InputChange& change : r.inputs_changed)
+    changed.push_back({{"tensor", change.tensor},
+                       {"changed", change.changed},
+                       {"count", change.count},
+                       {"first_index", change.first}});
+  json others = json::array();
+  for (const OtherProcess& other : r.other_processes)
+    others.push_back({{"pid", other.pid}, {"name", other.name}, {"used_bytes", other.used_bytes}});
+  return {{"fresh_input_verification",
+           r.fresh_input_verification ? verification_json(*r.fresh_input_verification)
+                                      : json(nullptr)},
+          {"timing_audits", audits},
+          {"inputs_changed", changed},
+          {"other_processes", others}};
 }
 
 json device_json(const RunOutcome& outcome) {
@@ -184,6 +228,9 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
       entry["roofline"] = roofline_json(run.problem, r, outcome.device);
       entry["warnings"] = r.warnings;
       entry["verification"] = r.verification ? verification_json(*r.verification) : json(nullptr);
+      entry["origin"] = origin_json(r.origin);
+      entry["isolation"] = isolation_json(r.isolation);
+      entry["honesty"] = honesty_json(r);
       report["results"].push_back(entry);
     }
   }

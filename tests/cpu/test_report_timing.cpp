@@ -58,7 +58,7 @@ TEST(ReportTiming, CarriesTheNewFields) {
   config.graph = true;
   config.sampling.max_noise = 0.01;
   const json report = build_report(synthetic_outcome(), config, {"mishbench"});
-  EXPECT_EQ(report["schema_version"], "1.1.0");
+  EXPECT_EQ(report["schema_version"], kSchemaVersion);
   EXPECT_TRUE(check_report(report).ok());
   expect_matches_published_schema(report);
 

@@ -32,7 +32,12 @@ BackendTable builtin_backends() {
   static constexpr Factory kFactories[] = {MISH_BUILTIN_BACKENDS(MISH_FACTORY)};
 #undef MISH_FACTORY
   BackendTable table;
-  for (const Factory factory : kFactories) table.push_back({factory()->info(), factory});
+  for (const Factory factory : kFactories) {
+    BackendEntry entry;
+    entry.info = factory()->info();
+    entry.create = factory;
+    table.push_back(std::move(entry));
+  }
   return table;
 }
 
@@ -77,7 +82,8 @@ void check_backend_options(const BackendTable& table, const nlohmann::json& opti
     if (known == table.end())
       throw UsageError(fmt::format("backend option for unknown backend '{}'; known backends: {}",
                                    item.key(), fmt::join(backend_names(table), ", ")));
-    known->create()->configure(item.value());
+    // A backend made only in its worker checks its options there, at setup.
+    if (known->create) known->create()->configure(item.value());
   }
 }
 

@@ -36,7 +36,8 @@ std::vector<std::string> backend_names(const BackendTable& table);
 BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested);
 
 // Checks {"name": {options}} against every backend of `table`, selected in this run or not:
-// throws UsageError for an unknown backend name or an option the backend rejects.
+// throws UsageError for an unknown backend name or an option the backend rejects (backends that
+// exist only in a worker process check theirs at setup).
 void check_backend_options(const BackendTable& table, const nlohmann::json& options);
 
 // A backend of `entry`, made and given its options from {"name": {options}}.

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "backends/registry.h"
+#include "external/backend_table.h"
 #include "cli/compare_command.h"
 #include "cli/parse_errors.h"
 #include "common/errors.h"
@@ -20,6 +21,7 @@
 #include "report/table.h"
 #include "run/runner.h"
 #include "settings/settings.h"
+#include "worker/worker_command.h"
 
 namespace mish {
 namespace {
@@ -110,14 +112,20 @@ RunConfig build_config(const CommandLine& line) {
 void check_outputs(const RunConfig& config, const CommandLine& line) {
   std::vector<std::string> inputs;
   if (line.config_path) inputs.push_back(*line.config_path);
+  inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
   if (!config.json_path.empty()) check_output_path(config.json_path, "--json", inputs);
   if (!config.dump_dir.empty()) check_output_folder(config.dump_dir, "--dump");
 }
 
 void list_backends(const BackendTable& table) {
-  for (const BackendEntry& entry : table)
-    fmt::print("{:<10} {:<6} {:<8} {}\n", entry.info.name, to_string(entry.info.placement),
-               entry.info.origin.kind, entry.info.summary);
+  for (const BackendEntry& entry : table) {
+    const BackendInfo& info = entry.info;
+    fmt::print("{:<10} {:<6} {:<8} {}{}\n", for_terminal(info.name), to_string(info.placement),
+               info.origin.kind, for_terminal(info.summary, kMessageEchoLimit),
+               info.origin.path.empty()
+                   ? ""
+                   : fmt::format(" [{}]", for_terminal(info.origin.path, kPathEchoLimit)));
+  }
 }
 
 // Host memory a run holds at once for its largest problem: the inputs, the float64 reference,
@@ -133,8 +141,12 @@ double host_bytes_needed(const RunConfig& config) {
 
 int run(const CommandLine& line, int argc, char** argv) {
   const RunConfig config = build_config(line);
+  if (line.list_backends) {
+    list_backends(build_backend_table(config));
+    return kExitOk;
+  }
   check_outputs(config, line);
-  const BackendTable table = builtin_backends();
+  const BackendTable table = build_backend_table(config);
   check_backend_options(table, config.backend_options);
   try {
     const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
@@ -164,6 +176,8 @@ int run_cli(int argc, char** argv) {
   add_flags(app, line);
   CompareFlags compare_flags;
   CLI::App* compare = add_compare_command(app, compare_flags);
+  WorkerFlags worker_flags;
+  CLI::App* worker = add_worker_command(app, worker_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -173,15 +187,12 @@ int run_cli(int argc, char** argv) {
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);
+  if (worker->parsed()) return run_worker(worker_flags);
   if (line.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
     return kExitOk;
   }
   try {
-    if (line.list_backends) {
-      list_backends(builtin_backends());
-      return kExitOk;
-    }
     return run(line, argc, argv);
   } catch (const UsageError& error) {
     fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));

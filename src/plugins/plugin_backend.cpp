@@ -29,8 +29,9 @@ mishbench_tensors to_tensors(const Tensors& t) { return {t.x, t.w, t.b, t.y}; }
 
 class PluginBackend final : public Backend {
  public:
-  PluginBackend(std::shared_ptr<const PluginLibrary> library, size_t index)
-      : library_(std::move(library)), spec_(library_->backends().at(index)) {}
+  PluginBackend(std::shared_ptr<const void> owner, const PluginBackendSpec& spec,
+                BackendOrigin origin)
+      : owner_(std::move(owner)), spec_(spec), origin_(std::move(origin)) {}
   PluginBackend(const PluginBackend&) = delete;
   PluginBackend& operator=(const PluginBackend&) = delete;
   ~PluginBackend() override { release(); }
@@ -40,7 +41,7 @@ class PluginBackend final : public Backend {
   std::string_view math_mode() const override { return spec_.math_mode; }
   Accuracy expected_accuracy() const override { return spec_.accuracy; }
   Placement placement() const override { return spec_.placement; }
-  BackendOrigin origin() const override { return library_->origin(); }
+  BackendOrigin origin() const override { return origin_; }
 
   Support supports(const Problem& problem, const DeviceInfo* device) const override {
     if (spec_.calls.supports == nullptr) return {};
@@ -200,8 +201,9 @@ class PluginBackend final : public Backend {
     }
   }
 
-  std::shared_ptr<const PluginLibrary> library_;
-  const PluginBackendSpec& spec_;  // owned by library_
+  std::shared_ptr<const void> owner_;  // keeps the table (and its function pointers) alive
+  const PluginBackendSpec& spec_;      // owned by owner_
+  BackendOrigin origin_;
   nlohmann::json options_ = nlohmann::json::object();
   Problem problem_;
   void* instance_ = nullptr;
@@ -214,7 +216,14 @@ std::unique_ptr<Backend> make_plugin_backend(std::shared_ptr<const PluginLibrary
                                              size_t index) {
   if (library == nullptr || index >= library->backends().size())
     throw std::out_of_range(fmt::format("no plugin backend {}", index));
-  return std::make_unique<PluginBackend>(std::move(library), index);
+  const PluginBackendSpec& spec = library->backends()[index];
+  BackendOrigin origin = library->origin();
+  return std::make_unique<PluginBackend>(std::move(library), spec, std::move(origin));
+}
+
+std::unique_ptr<Backend> make_table_backend(std::shared_ptr<const void> owner,
+                                            const PluginBackendSpec& spec, BackendOrigin origin) {
+  return std::make_unique<PluginBackend>(std::move(owner), spec, std::move(origin));
 }
 
 std::vector<std::unique_ptr<Backend>> load_plugin_backends(const std::string& path) {

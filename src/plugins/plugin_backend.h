@@ -16,6 +16,11 @@ namespace mish {
 std::unique_ptr<Backend> make_plugin_backend(std::shared_ptr<const PluginLibrary> library,
                                              size_t index);
 
+// A backend of a checked table that did not come from a library (a Python solution serves one
+// through the worker's C entry point); `owner` keeps `spec` and its functions alive.
+std::unique_ptr<Backend> make_table_backend(std::shared_ptr<const void> owner,
+                                            const PluginBackendSpec& spec, BackendOrigin origin);
+
 // Every backend of the library at `path`, in table order; throws UsageError (load_plugin).
 std::vector<std::unique_ptr<Backend>> load_plugin_backends(const std::string& path);
 

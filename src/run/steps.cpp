@@ -154,6 +154,8 @@ void time_forward_pass(StepContext& c) {
 // replayed answer) fails. The problem's own x is back in place whatever happens.
 void verify_fresh_input(StepContext& c) {
   if (c.result.status != Status::ok) return;
+  check_inputs(c);  // before x is swapped out, which would hide a write into it
+  if (c.result.status != Status::ok) return;
   const ProblemData& fresh = c.env.fresh();
   c.buffers.load_x(fresh.inputs.x);
   try {

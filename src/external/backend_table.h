@@ -1,0 +1,18 @@
+// The run's table: the built-in backends, then the backends of every plugin library (and
+// solution file) the run names, each marked to run in the tool's process or in a worker process
+// of its own as --isolate says. Plugins are loaded by a worker first, so a library that crashes
+// while loading cannot take the tool down.
+#pragma once
+#include "backends/registry.h"
+#include "config/run_config.h"
+
+namespace mish {
+
+// Throws UsageError (exit 2) for a library that cannot be loaded or checked, or a backend whose
+// name is already taken (a built-in's, another plugin's).
+BackendTable build_backend_table(const RunConfig& config);
+
+// This program's own path, to start workers of it.
+std::string own_executable();
+
+}  // namespace mish

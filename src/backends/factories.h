@@ -15,6 +15,7 @@ std::unique_ptr<Backend> make_bf16_backend();
 std::unique_ptr<Backend> make_3xtf32_backend();
 std::unique_ptr<Backend> make_fp16x3_backend();
 std::unique_ptr<Backend> make_wgmma_backend();
+std::unique_ptr<Backend> make_splitk_backend();
 std::unique_ptr<Backend> make_cpu_backend();
 
 }  // namespace mish

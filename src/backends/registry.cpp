@@ -20,6 +20,7 @@ std::vector<std::unique_ptr<Backend>> make_all_backends() {
   all.push_back(make_3xtf32_backend());
   all.push_back(make_fp16x3_backend());
   all.push_back(make_wgmma_backend());
+  all.push_back(make_splitk_backend());
   all.push_back(make_cpu_backend());
   return all;
 }

@@ -145,7 +145,8 @@ struct LayerParams {
   int m, n, k;
   int k_blocks, w_tiles;
   int m_blocks, n_tiles, slices, chunks, chunks_per_slice;
-  int x_vector;  // stage x with 16-byte copies
+  int prefetch_chunks;  // chunks of W requested into L2 ahead of the one multiplied
+  int x_vector;         // stage x with 16-byte copies
 };
 
 template <int kRowTiles>
@@ -327,6 +328,23 @@ struct WeightStream {
       for (int part = 0; part < kParts; ++part)
         ring[slot][t][part] = __ldcs(tile[t] + (int64_t(block) * kParts + part) * 32);
   }
+
+  // Asks L2 for k blocks [first, end) of both tiles, contiguous per tile: one bulk prefetch per
+  // tile (sm_90's copy engine), so that DRAM has whole chunks in flight without registers or L1
+  // miss slots to hold them, and the ring's loads hit L2.
+  __device__ __forceinline__ void prefetch(int first, int end, int lane) const {
+#if __CUDA_ARCH__ >= 900
+#pragma unroll
+    for (int t = 0; t < kTilesPerWarp; ++t)
+      if (lane == t && first < end)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(
+                         tile[t] - lane + int64_t(first) * kParts * 32),
+                     "r"(uint32_t(end - first) * kParts * 32 * uint32_t(sizeof(uint4)))
+                     : "memory");
+#else
+    (void)first, (void)end, (void)lane;
+#endif
+  }
 };
 
 // One k block (32 of K) of the warp's tiles against every 8-row tile of x: per 16 of K and pair
@@ -428,6 +446,7 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
   const int first_w_tile = n_tile * (kSplitkTileN / kTileRows) + warp * kTilesPerWarp;
 
   WeightStream w(p, first_w_tile, lane);
+  w.prefetch(block_begin, min(block_begin + p.prefetch_chunks * kBlocksPerChunk, block_end), lane);
 #pragma unroll
   for (int slot = 0; slot < kWeightSlots; ++slot)
     if (block_begin + slot < block_end) w.load(slot, block_begin + slot);
@@ -454,6 +473,10 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
     copy_async_wait<0>();
     __syncthreads();
     stage_chunk(s, slot, p, m0, chunk + 2, chunk_end);
+    if (p.prefetch_chunks > 0) {
+      const int ahead = (chunk + p.prefetch_chunks) * kBlocksPerChunk;
+      w.prefetch(ahead, min(ahead + kBlocksPerChunk, block_end), lane);
+    }
     const bool split_next = chunk + 1 < chunk_end;
     if (split_next) splitter.find_scale(s, slot ^ 1);
 #pragma unroll
@@ -590,7 +613,7 @@ void launch_splitk_prepack(const float* w, int64_t n, int64_t k, uint4* fragment
   MISH_CUDA_CHECK_LAUNCH();
 }
 
-SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k) {
+SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k, const SplitkTuning& tuning) {
   if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("splitk layer: empty problem");
   SplitkPlan plan;
   plan.row_tiles = row_tiles_for(m);
@@ -610,10 +633,13 @@ SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k) {
   plan.chunks = static_cast<int>(ceil_div(k, kChunkK));
   const int64_t tiles = int64_t(plan.m_blocks) * plan.n_tiles;
   const int64_t resident = int64_t(plan.sms) * plan.ctas_per_sm;
-  const int64_t wanted = tiles >= resident ? 1 : std::min<int64_t>(resident / tiles, plan.chunks);
+  const int64_t resident_slices = tiles >= resident ? 1 : resident / tiles;
+  const int64_t wanted =
+      std::min<int64_t>(tuning.slices > 0 ? tuning.slices : resident_slices, plan.chunks);
   plan.chunks_per_slice = static_cast<int>(ceil_div(plan.chunks, wanted));
   plan.slices = static_cast<int>(ceil_div(plan.chunks, plan.chunks_per_slice));
   plan.ctas = static_cast<int>(tiles * plan.slices);
+  plan.prefetch_chunks = tuning.prefetch_chunks;
   if (plan.slices > 1) {
     plan.counters = static_cast<int>(tiles);
     plan.workspace_bytes = size_t(plan.slices) * size_t(tiles) * kSplitkTileN *
@@ -645,6 +671,7 @@ void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                       plan.slices,
                       plan.chunks,
                       plan.chunks_per_slice,
+                      plan.prefetch_chunks,
                       splitk_stages_x_in_vectors(o.x, o.k) ? 1 : 0};
   const unsigned grid = static_cast<unsigned>(plan.ctas);
   switch (plan.row_tiles) {

@@ -28,6 +28,13 @@ int64_t splitk_weight_bytes(int64_t n, int64_t k);
 void launch_splitk_prepack(const float* w, int64_t n, int64_t k, uint4* fragments, float* unscale,
                            cudaStream_t stream);
 
+// Choices a user may override (backend options); the defaults are the measured best on an H200.
+struct SplitkTuning {
+  int slices = 0;           // split-K factor; 0: as many as keep every CTA resident in one wave
+  int prefetch_chunks = 1;  // chunks of W each warp requests into L2 (bulk prefetch, sm_90) ahead
+                            // of the one it multiplies; 0: none
+};
+
 // How one problem is cut: CTAs of kSplitkTileN columns x (8 * row_tiles) rows of y, each summing
 // one of `slices` stretches of K (chunks_per_slice chunks of kSplitkChunkK).
 struct SplitkPlan {
@@ -35,14 +42,16 @@ struct SplitkPlan {
   int m_blocks = 0, n_tiles = 0;
   int chunks = 0, chunks_per_slice = 0, slices = 0;  // slices: the split-K factor
   int ctas = 0, ctas_per_sm = 0, sms = 0;
+  int prefetch_chunks = 0;
   size_t shared_bytes = 0;
   size_t workspace_bytes = 0;  // partial sums, when slices > 1
   int counters = 0;            // one arrival counter per output tile, when slices > 1
 };
 
-// Picks the instantiation and the split-K factor for the current device: as many slices as keep
-// every CTA resident in one wave. Raises the kernel's shared-memory limit. Any m, n, k >= 1.
-SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k);
+// Picks the instantiation and, unless `tuning` fixes it, the split-K factor for the current device:
+// as many slices as keep every CTA resident in one wave (at most one per chunk). Raises the
+// kernel's shared-memory limit. Any m, n, k >= 1.
+SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k, const SplitkTuning& tuning);
 
 struct SplitkLayerOperands {
   const float* x = nullptr;          // [m, k]

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <string>
 
 #include "backends/factories.h"
 #include "common/device_arena.h"
+#include "common/errors.h"
 #include "rounding.h"
 #include "splitk_fp16x3.cuh"
 
@@ -17,6 +19,17 @@ namespace {
 // The kernel numbers rows, columns, k blocks and CTAs with 32-bit integers.
 constexpr int64_t kMaxExtent = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
+constexpr int kMaxSlices = 1024;
+constexpr int kMaxPrefetchChunks = 8;
+
+// An integer option value in [low, high].
+int option_value(const nlohmann::json& value, const std::string& key, int low, int high) {
+  if (!value.is_number_integer() || value.get<int64_t>() < low || value.get<int64_t>() > high)
+    throw UsageError(
+        fmt::format("splitk.{} must be an integer from {} to {}, got {}", key, low, high,
+                    value.dump()));
+  return value.get<int>();
+}
 
 class SplitkBackend final : public Backend {
  public:
@@ -27,6 +40,22 @@ class SplitkBackend final : public Backend {
   }
   std::string_view math_mode() const override { return "fp16x3"; }
   bool prepacks_weights() const override { return true; }
+
+  // slices: the split-K factor (0: the planner's); prefetch_chunks: W chunks requested into L2
+  // ahead of the one multiplied (0: none).
+  void configure(const nlohmann::json& options) override {
+    for (const auto& item : options.items()) {
+      if (item.key() == "slices") {
+        tuning_.slices = option_value(item.value(), item.key(), 0, kMaxSlices);
+      } else if (item.key() == "prefetch_chunks") {
+        tuning_.prefetch_chunks = option_value(item.value(), item.key(), 0, kMaxPrefetchChunks);
+      } else {
+        throw UsageError(fmt::format(
+            "backend 'splitk' has no option '{}'; its options are slices and prefetch_chunks",
+            item.key()));
+      }
+    }
+  }
 
   Support supports(const Problem& p, const DeviceInfo* device) const override {
     if (device == nullptr) return {false, "needs a CUDA device"};
@@ -46,7 +75,7 @@ class SplitkBackend final : public Backend {
 
   void setup(const Problem& p, const Tensors&, cudaStream_t) override {
     problem_ = p;
-    plan_ = plan_splitk_layer(p.m, p.n, p.k);
+    plan_ = plan_splitk_layer(p.m, p.n, p.k, tuning_);
     arena_.emplace();
     w_fragments_ = arena_->reserve<uint4>(size_t(splitk_weight_bytes(p.n, p.k)) / sizeof(uint4));
     w_unscale_ = arena_->reserve<float>(size_t(p.n));
@@ -101,11 +130,13 @@ class SplitkBackend final : public Backend {
     d["workspace_bytes"] = plan_->workspace_bytes;
     d["device_workspace_bytes"] = arena_ ? arena_->bytes() : 0;
     d["x_staging"] = x_in_vectors_ ? "cp.async 16-byte" : "cp.async 4-byte";
+    d["prefetch_chunks"] = plan_->prefetch_chunks;
     return d;
   }
 
  private:
   Problem problem_;
+  SplitkTuning tuning_;
   std::optional<SplitkPlan> plan_;
   std::optional<DeviceArena> arena_;
   DeviceArena::Part<uint4> w_fragments_;

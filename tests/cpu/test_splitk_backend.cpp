@@ -1,5 +1,5 @@
 // The small-batch backend declines, with a reason and before touching a device, what it cannot
-// run, and says what it is before setup.
+// run, says what it is before setup, and checks its options.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 
 #include "backends/factories.h"
 #include "backends/registry.h"
+#include "common/errors.h"
 
 namespace mish {
 namespace {
@@ -41,6 +42,17 @@ TEST(SplitkBackend, DescribesItsSchemeBeforeSetup) {
   const nlohmann::json d = splitk->describe();
   EXPECT_EQ(d.at("tensor_core_passes"), 3);
   EXPECT_FALSE(d.contains("split_k")) << "no plan before setup";
+}
+
+TEST(SplitkBackend, ConfigureTakesSlicesAndPrefetchDistanceOnly) {
+  const auto splitk = make_splitk_backend();
+  EXPECT_NO_THROW(splitk->configure({{"slices", 4}, {"prefetch_chunks", 0}}));
+  EXPECT_NO_THROW(splitk->configure({{"slices", 0}, {"prefetch_chunks", 8}}));
+  for (const nlohmann::json& bad :
+       {nlohmann::json{{"slices", -1}}, nlohmann::json{{"slices", 1025}},
+        nlohmann::json{{"slices", "four"}}, nlohmann::json{{"prefetch_chunks", 9}},
+        nlohmann::json{{"prefetch_chunks", 1.5}}, nlohmann::json{{"chunks", 2}}})
+    EXPECT_THROW(splitk->configure(bad), UsageError) << bad.dump();
 }
 
 TEST(SplitkSupports, NeedsADeviceOfComputeCapability8OrNewer) {

@@ -49,11 +49,8 @@
 namespace mish {
 namespace {
 
-constexpr int kThreads = kSplitkThreads;
-constexpr int kWarps = kThreads / 32;
-constexpr int kTileRows = 16;     // rows of W (output columns) per mma A fragment
-constexpr int kTilesPerWarp = 2;  // W tiles per warp
-static_assert(kWarps * kTilesPerWarp * kTileRows == kSplitkTileN, "the warps cover the CTA tile");
+constexpr int kTileRows = 16;  // rows of W (output columns) per mma A fragment
+constexpr int kCtaTiles = kSplitkTileN / kTileRows;
 constexpr int kChunkK = kSplitkChunkK;
 constexpr int kBlockK = 32;  // K per 16-byte load of each lane and part
 constexpr int kBlocksPerChunk = kChunkK / kBlockK;
@@ -70,6 +67,19 @@ __host__ __device__ constexpr int64_t fragment_index(int64_t tile, int64_t k_blo
                                                      int64_t block, int part, int lane) {
   return ((tile * k_blocks + block) * kParts + part) * 32 + lane;
 }
+
+// One instantiation of the layer kernel: 8 * kRowTiles rows of x per CTA, kWarps warps sharing the
+// CTA's 16 W tiles (two each with 8 warps, one each with 16).
+template <int kRowTiles_, int kWarps_>
+struct Shape {
+  static constexpr int kRowTiles = kRowTiles_;
+  static constexpr int kRows = 8 * kRowTiles;
+  static constexpr int kWarps = kWarps_;
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int kTilesPerWarp = kCtaTiles / kWarps;
+  static constexpr int kSums = kTilesPerWarp * kRowTiles;  // accumulators (float4) per thread
+  static_assert(kTilesPerWarp * kWarps == kCtaTiles, "the warps cover the CTA tile");
+};
 
 int64_t weight_tiles(int64_t n) { return ceil_div(n, kTileRows); }
 int64_t weight_k_blocks(int64_t k) { return ceil_div(k, kBlockK); }
@@ -149,20 +159,14 @@ struct LayerParams {
   int x_vector;         // stage x with 16-byte copies
 };
 
-template <int kRowTiles>
+template <class S>
 struct SharedStorage {
-  static constexpr int kRows = 8 * kRowTiles;
-  float staged[2][kRows][kStagedStride];       // fp32 x chunks as copied
-  __half split[2][2][kRows][kSplitStride];     // [slot][hi, lo][row][k]: scaled halves
-  float x_unscale[2][kRows];                   // 2^-e of each row of the chunk in a slot
-  float4 sums[kWarps][kTilesPerWarp * kRowTiles][32];  // promoted sums, in accumulator layout
+  float staged[2][S::kRows][kStagedStride];    // fp32 x chunks as copied
+  __half split[2][2][S::kRows][kSplitStride];  // [slot][hi, lo][row][k]: scaled halves
+  float x_unscale[2][S::kRows];                // 2^-e of each row of the chunk in a slot
+  float4 sums[S::kWarps][S::kSums][32];        // promoted sums, in accumulator layout
   int last;                                    // this CTA arrived last at its tile's counter
 };
-
-template <int kRowTiles>
-constexpr size_t shared_bytes() {
-  return sizeof(SharedStorage<kRowTiles>);
-}
 
 // mma.sync m16n8k16 and cp.async need sm_80; a build for older targets holds the host code and
 // empty kernels, and splitk_kernel_available() says so.
@@ -211,58 +215,58 @@ __device__ __forceinline__ void copy_async_wait() {
 
 // Starts copying chunk `chunk` of the CTA's x rows into staged slot `slot` (zeros past m, past k
 // and for chunk >= chunk_end), as one cp.async group.
-template <int kRowTiles>
-__device__ __forceinline__ void stage_chunk(SharedStorage<kRowTiles>& s, int slot,
-                                            const LayerParams& p, int m0, int chunk,
-                                            int chunk_end) {
-  constexpr int kRows = SharedStorage<kRowTiles>::kRows;
-  if (chunk < chunk_end) {
-    const int k0 = chunk * kChunkK;
-    if (p.x_vector) {
-      constexpr int kPerRow = kChunkK / 4;
-#pragma unroll
-      for (int j = 0; j < kRows * kPerRow / kThreads; ++j) {
-        const int i = threadIdx.x + j * kThreads;
-        const int row = i / kPerRow, col = 4 * (i % kPerRow);
-        const bool valid = m0 + row < p.m && k0 + col < p.k;
-        copy_async<16>(&s.staged[slot][row][col],
-                       valid ? p.x + int64_t(m0 + row) * p.k + k0 + col : p.x, valid);
-      }
-    } else {
+template <class S, int kBytes>
+__device__ __forceinline__ void stage_pieces(SharedStorage<S>& s, int slot, const LayerParams& p,
+                                             int m0, int k0) {
+  constexpr int kPerRow = kChunkK * 4 / kBytes, kPieces = S::kRows * kPerRow;
 #pragma unroll 4
-      for (int j = 0; j < kRows * kChunkK / kThreads; ++j) {
-        const int i = threadIdx.x + j * kThreads;
-        const int row = i / kChunkK, col = i % kChunkK;
-        const bool valid = m0 + row < p.m && k0 + col < p.k;
-        copy_async<4>(&s.staged[slot][row][col],
-                      valid ? p.x + int64_t(m0 + row) * p.k + k0 + col : p.x, valid);
-      }
-    }
+  for (int i = threadIdx.x; i < kPieces; i += S::kThreads) {
+    const int row = i / kPerRow, col = (i % kPerRow) * kBytes / 4;
+    const bool valid = m0 + row < p.m && k0 + col < p.k;
+    copy_async<kBytes>(&s.staged[slot][row][col],
+                       valid ? p.x + int64_t(m0 + row) * p.k + k0 + col : p.x, valid);
+  }
+}
+
+template <class S>
+__device__ __forceinline__ void stage_chunk(SharedStorage<S>& s, int slot, const LayerParams& p,
+                                            int m0, int chunk, int chunk_end) {
+  if (chunk < chunk_end) {
+    if (p.x_vector)
+      stage_pieces<S, 16>(s, slot, p, m0, chunk * kChunkK);
+    else
+      stage_pieces<S, 4>(s, slot, p, m0, chunk * kChunkK);
   }
   copy_async_commit();  // possibly empty: every iteration waits on the same group count
 }
 
 // The split of a staged chunk into scaled hi/lo halves. kThreadsPerRow consecutive threads own a
 // row; each converts kGroups float4 groups of it, group f at column 4 * (sub + kThreadsPerRow f).
-template <int kRowTiles>
+// Threads past kRows * kThreadsPerRow (whole warps) take no part.
+template <class S>
 struct ChunkSplit {
-  static constexpr int kRows = SharedStorage<kRowTiles>::kRows;
-  static constexpr int kThreadsPerRow = kThreads / kRows;
+  static constexpr int kThreadsPerRow = S::kThreads / S::kRows < 32 ? S::kThreads / S::kRows : 32;
+  static constexpr int kConverters = S::kRows * kThreadsPerRow;
   static constexpr int kGroups = kChunkK / 4 / kThreadsPerRow;
-  static_assert(kThreadsPerRow <= 32 && 32 % kThreadsPerRow == 0, "a row's threads share a warp");
+  static_assert(32 % kThreadsPerRow == 0 && kConverters % 32 == 0, "a row's threads share a warp");
 
   int row, sub;
+  bool converts;
   float scale;  // 2^e of the row
 
   __device__ __forceinline__ ChunkSplit()
-      : row(threadIdx.x / kThreadsPerRow), sub(threadIdx.x % kThreadsPerRow), scale(1.0f) {}
+      : row(threadIdx.x / kThreadsPerRow),
+        sub(threadIdx.x % kThreadsPerRow),
+        converts(threadIdx.x < kConverters),
+        scale(1.0f) {}
 
   __device__ __forceinline__ int column(int group) const {
     return 4 * (sub + kThreadsPerRow * group);
   }
 
   // The row's exponent from its largest magnitude in the chunk; records the row's unscale.
-  __device__ __forceinline__ void find_scale(SharedStorage<kRowTiles>& s, int slot) {
+  __device__ __forceinline__ void find_scale(SharedStorage<S>& s, int slot) {
+    if (!converts) return;
     float largest = 0.0f;
 #pragma unroll
     for (int f = 0; f < kGroups; ++f) {
@@ -279,7 +283,8 @@ struct ChunkSplit {
 
   // Splits the groups f with f % kBlocksPerChunk == part (one share per k block of the chunk
   // being multiplied meanwhile).
-  __device__ __forceinline__ void split_part(SharedStorage<kRowTiles>& s, int slot, int part) {
+  __device__ __forceinline__ void split_part(SharedStorage<S>& s, int slot, int part) {
+    if (!converts) return;
 #pragma unroll
     for (int f = part; f < kGroups; f += kBlocksPerChunk) {
       const float4 v = *reinterpret_cast<const float4*>(&s.staged[slot][row][column(f)]);
@@ -292,7 +297,7 @@ struct ChunkSplit {
     }
   }
 
-  __device__ __forceinline__ void split_all(SharedStorage<kRowTiles>& s, int slot) {
+  __device__ __forceinline__ void split_all(SharedStorage<S>& s, int slot) {
     find_scale(s, slot);
 #pragma unroll
     for (int part = 0; part < kBlocksPerChunk; ++part) split_part(s, slot, part);
@@ -311,31 +316,33 @@ __device__ __forceinline__ void mma_16816(float4& d, const uint4& a, uint32_t b0
 // A warp's share of W: its two tiles, streamed k block by k block into a ring of registers.
 // A tile past n (in the last CTA tile of a row) reads the last real tile again: its products land
 // in columns that are never stored, and the loads need no predicate.
+template <class S>
 struct WeightStream {
-  const uint4* tile[kTilesPerWarp];  // this lane's fragments of k block 0
-  uint4 ring[kWeightSlots][kTilesPerWarp][kParts];
+  static constexpr int kTiles = S::kTilesPerWarp;
+  const uint4* tile[kTiles];  // this lane's fragments of k block 0
+  uint4 ring[kWeightSlots][kTiles][kParts];
 
   __device__ __forceinline__ WeightStream(const LayerParams& p, int first_tile, int lane) {
 #pragma unroll
-    for (int t = 0; t < kTilesPerWarp; ++t)
+    for (int t = 0; t < kTiles; ++t)
       tile[t] = p.w + fragment_index(min(first_tile + t, p.w_tiles - 1), p.k_blocks, 0, 0, lane);
   }
 
   __device__ __forceinline__ void load(int slot, int block) {
 #pragma unroll
-    for (int t = 0; t < kTilesPerWarp; ++t)
+    for (int t = 0; t < kTiles; ++t)
 #pragma unroll
       for (int part = 0; part < kParts; ++part)
         ring[slot][t][part] = __ldcs(tile[t] + (int64_t(block) * kParts + part) * 32);
   }
 
-  // Asks L2 for k blocks [first, end) of both tiles, contiguous per tile: one bulk prefetch per
+  // Asks L2 for k blocks [first, end) of the tiles, contiguous per tile: one bulk prefetch per
   // tile (sm_90's copy engine), so that DRAM has whole chunks in flight without registers or L1
   // miss slots to hold them, and the ring's loads hit L2.
   __device__ __forceinline__ void prefetch(int first, int end, int lane) const {
 #if __CUDA_ARCH__ >= 900
 #pragma unroll
-    for (int t = 0; t < kTilesPerWarp; ++t)
+    for (int t = 0; t < kTiles; ++t)
       if (lane == t && first < end)
         asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(
                          tile[t] - lane + int64_t(first) * kParts * 32),
@@ -351,14 +358,14 @@ struct WeightStream {
 // of tiles, xh.wl and xl.wh, then xh.wh. Lane (g, t) takes x rows g, k = 8t .. 8t + 7 of the
 // block (one 16-byte load each of hi and lo), matching W's fragment order: k16 step s uses the
 // words 2s and 2s + 1, the k pairs the mma calls 2t and 2t + 8.
-template <int kRowTiles>
-__device__ __forceinline__ void multiply_block(float4 (&acc)[kTilesPerWarp][kRowTiles],
-                                               const uint4 (&w)[kTilesPerWarp][kParts],
-                                               const SharedStorage<kRowTiles>& s, int slot,
-                                               int block, int lane) {
+template <class S>
+__device__ __forceinline__ void multiply_block(float4 (&acc)[S::kTilesPerWarp][S::kRowTiles],
+                                               const uint4 (&w)[S::kTilesPerWarp][kParts],
+                                               const SharedStorage<S>& s, int slot, int block,
+                                               int lane) {
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int r = 0; r < kRowTiles; ++r) {
+  for (int r = 0; r < S::kRowTiles; ++r) {
     const uint4 xh =
         *reinterpret_cast<const uint4*>(&s.split[slot][0][8 * r + g][block * kBlockK + 8 * t]);
     const uint4 xl =
@@ -368,7 +375,7 @@ __device__ __forceinline__ void multiply_block(float4 (&acc)[kTilesPerWarp][kRow
       const uint32_t h0 = step == 0 ? xh.x : xh.z, h1 = step == 0 ? xh.y : xh.w;
       const uint32_t l0 = step == 0 ? xl.x : xl.z, l1 = step == 0 ? xl.y : xl.w;
 #pragma unroll
-      for (int tile = 0; tile < kTilesPerWarp; ++tile) {
+      for (int tile = 0; tile < S::kTilesPerWarp; ++tile) {
         const uint4& wh = w[tile][step];
         const uint4& wl = w[tile][2 + step];
         mma_16816(acc[tile][r], wh, l0, l1);
@@ -382,17 +389,16 @@ __device__ __forceinline__ void multiply_block(float4 (&acc)[kTilesPerWarp][kRow
 // Adds the chunk's accumulators, times the exact unscale of their x rows, into the fp32 sums and
 // restarts them from zero. Accumulator (tile, r) of lane (g, t) holds W rows g, g + 8 (x, y / z,
 // w) against x rows 8r + 2t, 8r + 2t + 1 (x, z / y, w).
-template <int kRowTiles>
-__device__ __forceinline__ void promote(float4 (&acc)[kTilesPerWarp][kRowTiles],
-                                        SharedStorage<kRowTiles>& s, int slot, int warp,
-                                        int lane) {
+template <class S>
+__device__ __forceinline__ void promote(float4 (&acc)[S::kTilesPerWarp][S::kRowTiles],
+                                        SharedStorage<S>& s, int slot, int warp, int lane) {
   const int t = lane % 4;
 #pragma unroll
-  for (int r = 0; r < kRowTiles; ++r) {
+  for (int r = 0; r < S::kRowTiles; ++r) {
     const float u0 = s.x_unscale[slot][8 * r + 2 * t], u1 = s.x_unscale[slot][8 * r + 2 * t + 1];
 #pragma unroll
-    for (int tile = 0; tile < kTilesPerWarp; ++tile) {
-      float4& sum = s.sums[warp][tile * kRowTiles + r][lane];
+    for (int tile = 0; tile < S::kTilesPerWarp; ++tile) {
+      float4& sum = s.sums[warp][tile * S::kRowTiles + r][lane];
       float4 v = sum;
       float4& a = acc[tile][r];
       v.x = fmaf(a.x, u0, v.x);
@@ -423,15 +429,15 @@ __device__ __forceinline__ void store_outputs(const float4& v, const LayerParams
 
 #endif  // MISH_SPLITK_DEVICE_CODE
 
-template <int kRowTiles>
-__global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
+// Two CTAs per SM where the registers allow it (the 8-warp shapes of up to 16 rows).
+template <class S>
+__global__ void __launch_bounds__(S::kThreads, S::kWarps == 8 && S::kRowTiles <= 2 ? 2 : 1)
     splitk_layer_kernel(const LayerParams p) {
 #if defined(MISH_SPLITK_DEVICE_CODE)
-  using Shared = SharedStorage<kRowTiles>;
-  constexpr int kRows = Shared::kRows;
-  constexpr int kSums = kTilesPerWarp * kRowTiles;  // float4 sums per thread
+  constexpr int kRows = S::kRows, kRowTiles = S::kRowTiles, kSums = S::kSums;
+  constexpr int kTilesPerWarp = S::kTilesPerWarp;
   extern __shared__ float4 shared_raw[];
-  Shared& s = *reinterpret_cast<Shared*>(shared_raw);
+  SharedStorage<S>& s = *reinterpret_cast<SharedStorage<S>*>(shared_raw);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
   // The grid: m blocks fastest (they share W tiles), then K slices, then 256-column tiles.
@@ -443,9 +449,9 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
   const int chunk_end = min(chunk_begin + p.chunks_per_slice, p.chunks);
   const int block_begin = chunk_begin * kBlocksPerChunk;
   const int block_end = min(chunk_end * kBlocksPerChunk, p.k_blocks);
-  const int first_w_tile = n_tile * (kSplitkTileN / kTileRows) + warp * kTilesPerWarp;
+  const int first_w_tile = n_tile * kCtaTiles + warp * kTilesPerWarp;
 
-  WeightStream w(p, first_w_tile, lane);
+  WeightStream<S> w(p, first_w_tile, lane);
   w.prefetch(block_begin, min(block_begin + p.prefetch_chunks * kBlocksPerChunk, block_end), lane);
 #pragma unroll
   for (int slot = 0; slot < kWeightSlots; ++slot)
@@ -454,7 +460,7 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
   stage_chunk(s, 1, p, m0, chunk_begin + 1, chunk_end);
 #pragma unroll
   for (int i = 0; i < kSums; ++i) s.sums[warp][i][lane] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  ChunkSplit<kRowTiles> splitter;
+  ChunkSplit<S> splitter;
   copy_async_wait<1>();
   __syncthreads();
   splitter.split_all(s, 0);
@@ -510,7 +516,7 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
   }
 
   // Split-K: publish this slice's partial; the last CTA of the tile reduces all of them.
-  constexpr int kTileFloat4 = kWarps * kSums * 32;
+  constexpr int kTileFloat4 = S::kWarps * kSums * 32;
   const auto partial = [&](int q) {
     return p.workspace + (int64_t(q) * p.m_blocks * p.n_tiles + tile_id) * kTileFloat4 +
            warp * kSums * 32 + lane;
@@ -565,24 +571,25 @@ __global__ void __launch_bounds__(kThreads, kRowTiles <= 2 ? 2 : 1)
 
 int row_tiles_for(int64_t m) { return m <= 8 ? 1 : m <= 16 ? 2 : m <= 32 ? 4 : 8; }
 
-const void* layer_kernel(int row_tiles) {
-  switch (row_tiles) {
-    case 1: return reinterpret_cast<const void*>(splitk_layer_kernel<1>);
-    case 2: return reinterpret_cast<const void*>(splitk_layer_kernel<2>);
-    case 4: return reinterpret_cast<const void*>(splitk_layer_kernel<4>);
-    case 8: return reinterpret_cast<const void*>(splitk_layer_kernel<8>);
-    default: throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8");
+// Calls f(Shape<row_tiles, warps>{}) for the instantiation that (row_tiles, warps) names.
+template <class F>
+auto with_shape(int row_tiles, int warps, F&& f) {
+  if (warps == 8) {
+    switch (row_tiles) {
+      case 1: return f(Shape<1, 8>{});
+      case 2: return f(Shape<2, 8>{});
+      case 4: return f(Shape<4, 8>{});
+      case 8: return f(Shape<8, 8>{});
+    }
+  } else if (warps == 16) {
+    switch (row_tiles) {
+      case 1: return f(Shape<1, 16>{});
+      case 2: return f(Shape<2, 16>{});
+      case 4: return f(Shape<4, 16>{});
+      case 8: return f(Shape<8, 16>{});
+    }
   }
-}
-
-size_t layer_shared_bytes(int row_tiles) {
-  switch (row_tiles) {
-    case 1: return shared_bytes<1>();
-    case 2: return shared_bytes<2>();
-    case 4: return shared_bytes<4>();
-    case 8: return shared_bytes<8>();
-    default: throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8");
-  }
+  throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8 and warps 8 or 16");
 }
 
 }  // namespace
@@ -601,7 +608,7 @@ int64_t splitk_weight_bytes(int64_t n, int64_t k) {
 
 void launch_splitk_prepack(const float* w, int64_t n, int64_t k, uint4* fragments, float* unscale,
                            cudaStream_t stream) {
-  constexpr int kRowsPerBlock = kThreads / 32;
+  constexpr int kThreads = 256, kRowsPerBlock = kThreads / 32;
   weight_unscale_kernel<<<static_cast<unsigned>(ceil_div(n, kRowsPerBlock)), kThreads, 0,
                           stream>>>(w, n, k, unscale);
   MISH_CUDA_CHECK_LAUNCH();
@@ -617,15 +624,21 @@ SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k, const SplitkTuning
   if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("splitk layer: empty problem");
   SplitkPlan plan;
   plan.row_tiles = row_tiles_for(m);
-  plan.shared_bytes = layer_shared_bytes(plan.row_tiles);
-  const void* kernel = layer_kernel(plan.row_tiles);
+  plan.warps = tuning.warps > 0 ? tuning.warps : plan.row_tiles <= 2 ? 8 : 16;
+  plan.threads = 32 * plan.warps;
+  plan.shared_bytes = with_shape(plan.row_tiles, plan.warps, [](auto shape) {
+    return sizeof(SharedStorage<decltype(shape)>);
+  });
+  const void* kernel = with_shape(plan.row_tiles, plan.warps, [](auto shape) {
+    return reinterpret_cast<const void*>(splitk_layer_kernel<decltype(shape)>);
+  });
   MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(plan.shared_bytes)));
   int device = 0;
   MISH_CUDA_CHECK(cudaGetDevice(&device));
   MISH_CUDA_CHECK(cudaDeviceGetAttribute(&plan.sms, cudaDevAttrMultiProcessorCount, device));
   MISH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&plan.ctas_per_sm, kernel,
-                                                                kThreads, plan.shared_bytes));
+                                                                plan.threads, plan.shared_bytes));
   if (plan.ctas_per_sm < 1)
     throw std::runtime_error("splitk layer: the kernel does not fit on this device's SMs");
   plan.m_blocks = static_cast<int>(ceil_div(m, 8 * plan.row_tiles));
@@ -673,14 +686,12 @@ void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                       plan.chunks_per_slice,
                       plan.prefetch_chunks,
                       splitk_stages_x_in_vectors(o.x, o.k) ? 1 : 0};
-  const unsigned grid = static_cast<unsigned>(plan.ctas);
-  switch (plan.row_tiles) {
-    case 1: splitk_layer_kernel<1><<<grid, kThreads, plan.shared_bytes, stream>>>(p); break;
-    case 2: splitk_layer_kernel<2><<<grid, kThreads, plan.shared_bytes, stream>>>(p); break;
-    case 4: splitk_layer_kernel<4><<<grid, kThreads, plan.shared_bytes, stream>>>(p); break;
-    case 8: splitk_layer_kernel<8><<<grid, kThreads, plan.shared_bytes, stream>>>(p); break;
-    default: throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8");
-  }
+  with_shape(plan.row_tiles, plan.warps, [&](auto shape) {
+    using S = decltype(shape);
+    splitk_layer_kernel<S><<<static_cast<unsigned>(plan.ctas), S::kThreads, plan.shared_bytes,
+                             stream>>>(p);
+    return 0;
+  });
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -35,6 +35,11 @@
 // - m > 64: blocks of 64 rows of x, adjacent in the grid so that their CTAs share each W tile
 //   through L2.
 //
+// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at ~80 % of the DRAM
+// peak (69.7 us at m = 1 by ncu, 77 us event-timed with the L2 flushed); at m = 64 it takes
+// ~137 us with neither DRAM (41 %) nor the tensor pipe (12 %) busy. Asking L2 for W ahead (the
+// prefetch_chunks option) re-read W at m = 1 and is off by default.
+//
 // Shapes: any m, n, k. W's rows past n and columns past k are zeros from prepack; x's rows past m
 // and columns past k are zero-filled by the staging copies; stores are predicated on m and n.
 #include <algorithm>
@@ -68,17 +73,18 @@ __host__ __device__ constexpr int64_t fragment_index(int64_t tile, int64_t k_blo
   return ((tile * k_blocks + block) * kParts + part) * 32 + lane;
 }
 
-// One instantiation of the layer kernel: 8 * kRowTiles rows of x per CTA, kWarps warps sharing the
-// CTA's 16 W tiles (two each with 8 warps, one each with 16).
-template <int kRowTiles_, int kWarps_>
+// One instantiation of the layer kernel: 8 * kRowTiles rows of x per CTA, 8 warps of two W tiles
+// each. (16 warps of one tile each, measured on the H200 with the planner's split-K, took 5 to
+// 22 % longer at every m from 1 to 256 but 32, where they were 2 % faster: half the independent
+// mma chains per warp and twice the shared-memory reads of x.)
+template <int kRowTiles_>
 struct Shape {
   static constexpr int kRowTiles = kRowTiles_;
   static constexpr int kRows = 8 * kRowTiles;
-  static constexpr int kWarps = kWarps_;
+  static constexpr int kWarps = 8;
   static constexpr int kThreads = 32 * kWarps;
   static constexpr int kTilesPerWarp = kCtaTiles / kWarps;
   static constexpr int kSums = kTilesPerWarp * kRowTiles;  // accumulators (float4) per thread
-  static_assert(kTilesPerWarp * kWarps == kCtaTiles, "the warps cover the CTA tile");
 };
 
 int64_t weight_tiles(int64_t n) { return ceil_div(n, kTileRows); }
@@ -242,23 +248,17 @@ __device__ __forceinline__ void stage_chunk(SharedStorage<S>& s, int slot, const
 
 // The split of a staged chunk into scaled hi/lo halves. kThreadsPerRow consecutive threads own a
 // row; each converts kGroups float4 groups of it, group f at column 4 * (sub + kThreadsPerRow f).
-// Threads past kRows * kThreadsPerRow (whole warps) take no part.
 template <class S>
 struct ChunkSplit {
-  static constexpr int kThreadsPerRow = S::kThreads / S::kRows < 32 ? S::kThreads / S::kRows : 32;
-  static constexpr int kConverters = S::kRows * kThreadsPerRow;
+  static constexpr int kThreadsPerRow = S::kThreads / S::kRows;
   static constexpr int kGroups = kChunkK / 4 / kThreadsPerRow;
-  static_assert(32 % kThreadsPerRow == 0 && kConverters % 32 == 0, "a row's threads share a warp");
+  static_assert(kThreadsPerRow <= 32 && 32 % kThreadsPerRow == 0, "a row's threads share a warp");
 
   int row, sub;
-  bool converts;
   float scale;  // 2^e of the row
 
   __device__ __forceinline__ ChunkSplit()
-      : row(threadIdx.x / kThreadsPerRow),
-        sub(threadIdx.x % kThreadsPerRow),
-        converts(threadIdx.x < kConverters),
-        scale(1.0f) {}
+      : row(threadIdx.x / kThreadsPerRow), sub(threadIdx.x % kThreadsPerRow), scale(1.0f) {}
 
   __device__ __forceinline__ int column(int group) const {
     return 4 * (sub + kThreadsPerRow * group);
@@ -266,7 +266,6 @@ struct ChunkSplit {
 
   // The row's exponent from its largest magnitude in the chunk; records the row's unscale.
   __device__ __forceinline__ void find_scale(SharedStorage<S>& s, int slot) {
-    if (!converts) return;
     float largest = 0.0f;
 #pragma unroll
     for (int f = 0; f < kGroups; ++f) {
@@ -284,7 +283,6 @@ struct ChunkSplit {
   // Splits the groups f with f % kBlocksPerChunk == part (one share per k block of the chunk
   // being multiplied meanwhile).
   __device__ __forceinline__ void split_part(SharedStorage<S>& s, int slot, int part) {
-    if (!converts) return;
 #pragma unroll
     for (int f = part; f < kGroups; f += kBlocksPerChunk) {
       const float4 v = *reinterpret_cast<const float4*>(&s.staged[slot][row][column(f)]);
@@ -338,7 +336,8 @@ struct WeightStream {
 
   // Asks L2 for k blocks [first, end) of the tiles, contiguous per tile: one bulk prefetch per
   // tile (sm_90's copy engine), so that DRAM has whole chunks in flight without registers or L1
-  // miss slots to hold them, and the ring's loads hit L2.
+  // miss slots to hold them, and the ring's loads hit L2. Off by default: one chunk ahead it
+  // cost 17 % at m = 1 (W partly read twice) and saved 4-5 % only from m = 128.
   __device__ __forceinline__ void prefetch(int first, int end, int lane) const {
 #if __CUDA_ARCH__ >= 900
 #pragma unroll
@@ -429,9 +428,9 @@ __device__ __forceinline__ void store_outputs(const float4& v, const LayerParams
 
 #endif  // MISH_SPLITK_DEVICE_CODE
 
-// Two CTAs per SM where the registers allow it (the 8-warp shapes of up to 16 rows).
+// Two CTAs per SM where the registers allow it (up to 16 rows of x).
 template <class S>
-__global__ void __launch_bounds__(S::kThreads, S::kWarps == 8 && S::kRowTiles <= 2 ? 2 : 1)
+__global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
     splitk_layer_kernel(const LayerParams p) {
 #if defined(MISH_SPLITK_DEVICE_CODE)
   constexpr int kRows = S::kRows, kRowTiles = S::kRowTiles, kSums = S::kSums;
@@ -571,25 +570,16 @@ __global__ void __launch_bounds__(S::kThreads, S::kWarps == 8 && S::kRowTiles <=
 
 int row_tiles_for(int64_t m) { return m <= 8 ? 1 : m <= 16 ? 2 : m <= 32 ? 4 : 8; }
 
-// Calls f(Shape<row_tiles, warps>{}) for the instantiation that (row_tiles, warps) names.
+// Calls f(Shape<row_tiles>{}).
 template <class F>
-auto with_shape(int row_tiles, int warps, F&& f) {
-  if (warps == 8) {
-    switch (row_tiles) {
-      case 1: return f(Shape<1, 8>{});
-      case 2: return f(Shape<2, 8>{});
-      case 4: return f(Shape<4, 8>{});
-      case 8: return f(Shape<8, 8>{});
-    }
-  } else if (warps == 16) {
-    switch (row_tiles) {
-      case 1: return f(Shape<1, 16>{});
-      case 2: return f(Shape<2, 16>{});
-      case 4: return f(Shape<4, 16>{});
-      case 8: return f(Shape<8, 16>{});
-    }
+auto with_shape(int row_tiles, F&& f) {
+  switch (row_tiles) {
+    case 1: return f(Shape<1>{});
+    case 2: return f(Shape<2>{});
+    case 4: return f(Shape<4>{});
+    case 8: return f(Shape<8>{});
   }
-  throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8 and warps 8 or 16");
+  throw std::invalid_argument("splitk layer: row_tiles must be 1, 2, 4 or 8");
 }
 
 }  // namespace
@@ -624,12 +614,11 @@ SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k, const SplitkTuning
   if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("splitk layer: empty problem");
   SplitkPlan plan;
   plan.row_tiles = row_tiles_for(m);
-  plan.warps = tuning.warps > 0 ? tuning.warps : plan.row_tiles <= 2 ? 8 : 16;
-  plan.threads = 32 * plan.warps;
-  plan.shared_bytes = with_shape(plan.row_tiles, plan.warps, [](auto shape) {
+  plan.threads = with_shape(plan.row_tiles, [](auto shape) { return decltype(shape)::kThreads; });
+  plan.shared_bytes = with_shape(plan.row_tiles, [](auto shape) {
     return sizeof(SharedStorage<decltype(shape)>);
   });
-  const void* kernel = with_shape(plan.row_tiles, plan.warps, [](auto shape) {
+  const void* kernel = with_shape(plan.row_tiles, [](auto shape) {
     return reinterpret_cast<const void*>(splitk_layer_kernel<decltype(shape)>);
   });
   MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -686,7 +675,7 @@ void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                       plan.chunks_per_slice,
                       plan.prefetch_chunks,
                       splitk_stages_x_in_vectors(o.x, o.k) ? 1 : 0};
-  with_shape(plan.row_tiles, plan.warps, [&](auto shape) {
+  with_shape(plan.row_tiles, [&](auto shape) {
     using S = decltype(shape);
     splitk_layer_kernel<S><<<static_cast<unsigned>(plan.ctas), S::kThreads, plan.shared_bytes,
                              stream>>>(p);

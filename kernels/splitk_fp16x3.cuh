@@ -29,19 +29,18 @@ void launch_splitk_prepack(const float* w, int64_t n, int64_t k, uint4* fragment
 
 // Choices a user may override (backend options); the defaults are the measured best on an H200.
 struct SplitkTuning {
-  int warps = 0;            // 8 (two W tiles each) or 16 (one each); 0: 8 up to 16 rows of x
   int slices = 0;           // split-K factor; 0: as many as keep every CTA resident in one wave
   int prefetch_chunks = 0;  // chunks of W each warp requests into L2 (bulk prefetch, sm_90) ahead
                             // of the one it multiplies; 0: none
 };
 
-// How one problem is cut: CTAs of `warps` warps, each CTA kSplitkTileN columns x (8 * row_tiles)
-// rows of y summed over one of `slices` stretches of K (chunks_per_slice chunks of kSplitkChunkK).
+// How one problem is cut: CTAs of kSplitkTileN columns x (8 * row_tiles) rows of y, each summing
+// one of `slices` stretches of K (chunks_per_slice chunks of kSplitkChunkK).
 struct SplitkPlan {
   int row_tiles = 0;  // 8-row tiles of x per CTA: 1, 2, 4 or 8, the fewest that cover m (<= 64)
   int m_blocks = 0, n_tiles = 0;
   int chunks = 0, chunks_per_slice = 0, slices = 0;  // slices: the split-K factor
-  int warps = 0, threads = 0;
+  int threads = 0;
   int ctas = 0, ctas_per_sm = 0, sms = 0;
   int prefetch_chunks = 0;
   size_t shared_bytes = 0;

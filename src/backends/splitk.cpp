@@ -41,22 +41,17 @@ class SplitkBackend final : public Backend {
   std::string_view math_mode() const override { return "fp16x3"; }
   bool prepacks_weights() const override { return true; }
 
-  // warps: 8 or 16 per CTA (0: the planner's); slices: the split-K factor (0: the planner's);
-  // prefetch_chunks: W chunks requested into L2 ahead of the one multiplied (0: none).
+  // slices: the split-K factor (0: the planner's); prefetch_chunks: W chunks requested into L2
+  // ahead of the one multiplied (0: none).
   void configure(const nlohmann::json& options) override {
     for (const auto& item : options.items()) {
-      if (item.key() == "warps") {
-        tuning_.warps = option_value(item.value(), item.key(), 0, 16);
-        if (tuning_.warps != 0 && tuning_.warps != 8 && tuning_.warps != 16)
-          throw UsageError(fmt::format("splitk.warps must be 0, 8 or 16, got {}", tuning_.warps));
-      } else if (item.key() == "slices") {
+      if (item.key() == "slices") {
         tuning_.slices = option_value(item.value(), item.key(), 0, kMaxSlices);
       } else if (item.key() == "prefetch_chunks") {
         tuning_.prefetch_chunks = option_value(item.value(), item.key(), 0, kMaxPrefetchChunks);
       } else {
         throw UsageError(fmt::format(
-            "backend 'splitk' has no option '{}'; its options are warps, slices and "
-            "prefetch_chunks",
+            "backend 'splitk' has no option '{}'; its options are slices and prefetch_chunks",
             item.key()));
       }
     }
@@ -120,9 +115,8 @@ class SplitkBackend final : public Backend {
         {"kernels_per_run", 1}};
     if (!plan_) return d;
     const int rows = 8 * plan_->row_tiles;
-    d["kernel"] = fmt::format("splitk_layer_kernel<{}, {}>: mma.sync m16n8k16, {} rows of x and "
-                              "{} warps per CTA",
-                              plan_->row_tiles, plan_->warps, rows, plan_->warps);
+    d["kernel"] = fmt::format("splitk_layer_kernel<{}>: mma.sync m16n8k16, {} rows of x per CTA",
+                              plan_->row_tiles, rows);
     d["split_k"] = plan_->slices;
     d["tile"] =
         fmt::format("{}x{}x{}", rows, kSplitkTileN, plan_->chunks_per_slice * kSplitkChunkK);

@@ -44,13 +44,12 @@ TEST(SplitkBackend, DescribesItsSchemeBeforeSetup) {
   EXPECT_FALSE(d.contains("split_k")) << "no plan before setup";
 }
 
-TEST(SplitkBackend, ConfigureTakesWarpsSlicesAndPrefetchDistanceOnly) {
+TEST(SplitkBackend, ConfigureTakesSlicesAndPrefetchDistanceOnly) {
   const auto splitk = make_splitk_backend();
-  EXPECT_NO_THROW(splitk->configure({{"warps", 16}, {"slices", 4}, {"prefetch_chunks", 0}}));
-  EXPECT_NO_THROW(splitk->configure({{"warps", 0}, {"slices", 0}, {"prefetch_chunks", 8}}));
+  EXPECT_NO_THROW(splitk->configure({{"slices", 4}, {"prefetch_chunks", 0}}));
+  EXPECT_NO_THROW(splitk->configure({{"slices", 0}, {"prefetch_chunks", 8}}));
   for (const nlohmann::json& bad :
-       {nlohmann::json{{"warps", 12}}, nlohmann::json{{"warps", 32}},
-        nlohmann::json{{"slices", -1}}, nlohmann::json{{"slices", 1025}},
+       {nlohmann::json{{"slices", -1}}, nlohmann::json{{"slices", 1025}},
         nlohmann::json{{"slices", "four"}}, nlohmann::json{{"prefetch_chunks", 9}},
         nlohmann::json{{"prefetch_chunks", 1.5}}, nlohmann::json{{"chunks", 2}}})
     EXPECT_THROW(splitk->configure(bad), UsageError) << bad.dump();

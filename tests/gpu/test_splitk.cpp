@@ -25,12 +25,10 @@ Problem shape(int64_t m, int64_t n, int64_t k,
 }
 
 std::vector<BackendResult> run_backends(const std::vector<std::string>& backends,
-                                        const Problem& problem,
-                                        const nlohmann::json& splitk_options = {}) {
+                                        const Problem& problem) {
   RunConfig config;
   config.problems = {problem};
   config.backends = backends;
-  if (!splitk_options.empty()) config.backend_options = {{"splitk", splitk_options}};
   config.sampling.warmup = 1;
   config.sampling.iters = 2;
   config.quiet = true;
@@ -45,8 +43,7 @@ void expect_verified(const BackendResult& r, const Problem& p) {
   EXPECT_EQ(r.verification->nonfinite, 0u) << p.shape();
 }
 
-// Both CTA shapes (8 warps of two W tiles, 16 of one), whichever the planner would pick.
-TEST(Splitk, VerifiesOnOddShapesAndDistributionsWithEitherWarpCount) {
+TEST(Splitk, VerifiesOnOddShapesAndDistributions) {
   MISH_REQUIRE_GPU();
   const Problem problems[] = {
       shape(1, 200, 100),                           // one row, partial tile and chunk
@@ -57,13 +54,7 @@ TEST(Splitk, VerifiesOnOddShapesAndDistributionsWithEitherWarpCount) {
       shape(30, 520, 2049, Distribution::wide),     // 32-row instantiation, one k past a chunk
       shape(16, 1000, 3000, Distribution::normal_unit),
   };
-  for (int warps : {8, 16})
-    for (const Problem& p : problems) {
-      SCOPED_TRACE(warps);
-      const BackendResult r = run_backends({"splitk"}, p, {{"warps", warps}}).at(0);
-      expect_verified(r, p);
-      EXPECT_EQ(r.details.at("threads"), 32 * warps);
-    }
+  for (const Problem& p : problems) expect_verified(run_backends({"splitk"}, p).at(0), p);
 }
 
 // Full width, so W is the whole 268 MB: the bar, and every SM takes part at m = 1.
@@ -112,25 +103,22 @@ TEST(Splitk, OutputIsBitIdenticalFromRunToRun) {
     generate_on_device(p.distribution, p.seed, Tensor::w, w.get(), w.size(), p.k, bound, nullptr);
     generate_on_device(p.distribution, p.seed, Tensor::b, b.get(), b.size(), p.n, bound, nullptr);
     const Tensors t{x.get(), w.get(), b.get(), y.get()};
-    for (int warps : {8, 16}) {
-      std::vector<std::vector<float>> outputs;
-      for (int instance = 0; instance < 2; ++instance) {
-        const std::unique_ptr<Backend> backend = make_splitk_backend();
-        backend->configure({{"warps", warps}});
-        backend->setup(p, t, nullptr);
-        backend->prepack(t, nullptr);
-        for (int run = 0; run < (instance == 0 ? 2 : 1); ++run) {
-          MISH_CUDA_CHECK(cudaMemset(y.get(), 0xff, y.bytes()));
-          backend->run(t, nullptr);
-          MISH_CUDA_CHECK(cudaDeviceSynchronize());
-          outputs.push_back(to_host(y));
-        }
-        EXPECT_GT(backend->describe().at("split_k").get<int>(), 1) << p.shape();
+    std::vector<std::vector<float>> outputs;
+    for (int instance = 0; instance < 2; ++instance) {
+      const std::unique_ptr<Backend> backend = make_splitk_backend();
+      backend->setup(p, t, nullptr);
+      backend->prepack(t, nullptr);
+      for (int run = 0; run < (instance == 0 ? 2 : 1); ++run) {
+        MISH_CUDA_CHECK(cudaMemset(y.get(), 0xff, y.bytes()));
+        backend->run(t, nullptr);
+        MISH_CUDA_CHECK(cudaDeviceSynchronize());
+        outputs.push_back(to_host(y));
       }
-      for (size_t i = 1; i < outputs.size(); ++i)
-        EXPECT_EQ(std::memcmp(outputs[i].data(), outputs[0].data(), y.bytes()), 0)
-            << p.shape() << ", " << warps << " warps: run " << i << " differs from run 0";
+      EXPECT_GT(backend->describe().at("split_k").get<int>(), 1) << p.shape();
     }
+    for (size_t i = 1; i < outputs.size(); ++i)
+      EXPECT_EQ(std::memcmp(outputs[i].data(), outputs[0].data(), y.bytes()), 0)
+          << p.shape() << ": run " << i << " differs from run 0";
   }
 }
 

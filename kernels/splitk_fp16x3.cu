@@ -3,8 +3,8 @@
 //
 // Why this shape. At m <= 64 the layer is bound by reading W: 268 MB at n = k = 8192, ~62 us at
 // the H200's ~4.3 TB/s, against 3 x 2mnk fp16 tensor-core flops, 3.2 GFLOP at m = 8 and 26 at
-// m = 64 (5 and ~40 us at mma.sync's rate). So the kernel streams W once, from every SM, with
-// loads deep in flight, and keeps the arithmetic FP32-accurate on the way:
+// m = 64 (~5 and ~40 us if mma.sync ran at ~650 TFLOP/s, a lead). So the kernel streams W once,
+// from every SM, with loads deep in flight, and keeps the arithmetic FP32-accurate on the way:
 // - W is prepared once (prepack, timed apart) as fp16 hi + lo, each row scaled by its own 2^e
 //   (largest magnitude into [2^13, 2^14): every product accumulates in fp32, so only fp16's range
 //   bounds the scale, and the top of it keeps the most bits of small elements in lo), in

@@ -18,6 +18,7 @@
   ROW(3xtf32)                      \
   ROW(fp16x3)                      \
   ROW(wgmma)                       \
+  ROW(splitk)                      \
   ROW(cpu)
 
 namespace mish {

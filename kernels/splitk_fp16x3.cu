@@ -605,9 +605,8 @@ void launch_splitk_prepack(const float* w, int64_t n, int64_t k, uint4* fragment
   MISH_CUDA_CHECK_LAUNCH();
   const int64_t k_blocks = weight_k_blocks(k);
   const int64_t items = weight_tiles(n) * k_blocks * 32;
-  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(ceil_div(items, kThreads), 65536));
-  weight_fragment_kernel<<<grid, kThreads, 0, stream>>>(w, n, k, unscale, k_blocks, items,
-                                                        fragments);
+  weight_fragment_kernel<<<grid_stride_blocks(uint64_t(items), kBlockThreads), kBlockThreads, 0,
+                           stream>>>(w, n, k, unscale, k_blocks, items, fragments);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -136,8 +136,16 @@ def plot_accuracy(results, title, out_dir, atol):
     return save(figure, out_dir, "accuracy")
 
 
+def roofline_multiple(result):
+    """median / the larger of the memory and compute floors (report 1.2), or None."""
+    roofline = result.get("roofline") or {}
+    multiple = roofline.get("multiple_of_floor")
+    return multiple if isinstance(multiple, (int, float)) else None
+
+
 def plot_sweep(results, out_dir):
-    """TFLOP/s against M for the (N, K, distribution) with the most distinct M values."""
+    """Against M, for the (N, K, distribution) with the most distinct M values: TFLOP/s, and the
+    time as a multiple of the roofline bound, where the memory-bound regime (small M) shows."""
     groups = defaultdict(list)
     for r in results:
         if timed(r) and r.get("tflops"):
@@ -150,21 +158,36 @@ def plot_sweep(results, out_dir):
         return []
     by_backend = defaultdict(list)
     for r in rows:
-        by_backend[label_of(r)].append((r["problem"]["m"], r["tflops"], r["status"] == "ok"))
-    figure, axes = plt.subplots(figsize=(8, 5))
+        by_backend[label_of(r)].append((r["problem"]["m"], r["tflops"], r["status"] == "ok",
+                                        roofline_multiple(r)))
+    with_floors = any(p[3] is not None for points in by_backend.values() for p in points)
+    figure, panels = plt.subplots(1, 2 if with_floors else 1, figsize=(14 if with_floors else 8, 5),
+                                  squeeze=False)
+    throughput = panels[0][0]
     for backend, points in sorted(by_backend.items()):
         points.sort()
-        line, = axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=backend)
+        throughput.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=backend)
         failed = [p for p in points if not p[2]]
         if failed:
-            axes.scatter([p[0] for p in failed], [p[1] for p in failed], s=90, facecolors="none",
-                         edgecolors="tab:red", zorder=3)
-    axes.set_xscale("log", base=2)
-    axes.set_xlabel("M (rows of x), log scale")
-    axes.set_ylabel("TFLOP/s (2·M·N·K / median)")
-    axes.set_title(f"sweep over M, N={n} K={k} {dist}\nred circles: mismatch")
-    axes.legend(loc="best", fontsize=8)
-    axes.grid(True, alpha=0.3)
+            throughput.scatter([p[0] for p in failed], [p[1] for p in failed], s=90,
+                               facecolors="none", edgecolors="tab:red", zorder=3)
+        if with_floors:
+            floored = [p for p in points if p[3] is not None]
+            panels[0][1].plot([p[0] for p in floored], [p[3] for p in floored], marker="o",
+                              label=backend)
+    throughput.set_ylabel("TFLOP/s (2·M·N·K / median)")
+    throughput.set_title(f"sweep over M, N={n} K={k} {dist}\nred circles: mismatch")
+    if with_floors:
+        bound = panels[0][1]
+        bound.axhline(1.0, color="black", linewidth=0.8)
+        bound.set_yscale("log", base=2)
+        bound.set_ylabel("median ÷ roofline bound (max of memory and compute floors)")
+        bound.set_title("distance from the roofline (1 = at the floor)")
+    for axes in panels[0]:
+        axes.set_xscale("log", base=2)
+        axes.set_xlabel("M (rows of x), log scale")
+        axes.legend(loc="best", fontsize=8)
+        axes.grid(True, alpha=0.3)
     return save(figure, out_dir, "sweep")
 
 

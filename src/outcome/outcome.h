@@ -92,6 +92,7 @@ struct ProblemRun {
 struct RunOutcome {
   std::optional<DeviceInfo> device;  // empty when only host backends ran
   std::optional<CopyBandwidth> copy_bandwidth;  // measured once per run with a device
+  std::optional<ReadBandwidth> read_bandwidth;  // likewise
   std::optional<unsigned> max_sm_mhz;           // from NVML, when available
   std::string clocks_note;                      // why clocks were not recorded, if they were not
   HostInfo host;

@@ -1,5 +1,9 @@
 #include "report/figures.h"
 
+#include <algorithm>
+
+#include "timing/peaks.h"
+
 namespace mish {
 
 double tflops_at(const Problem& p, double median_ms) {
@@ -16,6 +20,34 @@ double tflops(const Problem& p, const BackendResult& r) {
 
 double stage_gb_per_s(const StageResult& stage) {
   return stage.timing.stats.median > 0 ? stage.bytes / (stage.timing.stats.median * 1e-3) / 1e9 : 0.0;
+}
+
+double layer_bytes(const Problem& p) {
+  return 4.0 * (double(p.x_count()) + double(p.w_count()) + double(p.n) + double(p.y_count()));
+}
+
+std::optional<double> Floors::floor_ms() const {
+  if (memory_ms && compute_ms) return std::max(*memory_ms, *compute_ms);
+  return memory_ms ? memory_ms : compute_ms;
+}
+
+std::string Floors::bound() const {
+  if (memory_ms && compute_ms) return *memory_ms >= *compute_ms ? "memory" : "compute";
+  return memory_ms ? "memory" : compute_ms ? "compute" : "";
+}
+
+Floors floors_of(const Problem& p, const std::string& math_mode,
+                 const std::optional<DeviceInfo>& device,
+                 const std::optional<ReadBandwidth>& read_bandwidth) {
+  Floors floors;
+  if (read_bandwidth && read_bandwidth->gb_per_s > 0)
+    floors.memory_ms = layer_bytes(p) / (read_bandwidth->gb_per_s * 1e9) * 1e3;
+  if (device) {
+    const PeakLookup peak = peak_tflops(device->name, math_mode);
+    if (peak.tflops)
+      floors.compute_ms = math_mode_passes(math_mode) * p.flops() / (*peak.tflops * 1e12) * 1e3;
+  }
+  return floors;
 }
 
 double speedup_vs_separate(const ProblemRun& run, const BackendResult& result) {

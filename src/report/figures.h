@@ -13,6 +13,23 @@ double tflops(const Problem& p, const BackendResult& r);
 double stage_gb_per_s(const StageResult& stage);
 // A mismatch the backend's accuracy class predicts (reduced precision).
 bool expected_mismatch(const BackendResult& r);
+// The least bytes the layer must move: x, W and b read once, y written once (fp32).
+double layer_bytes(const Problem& p);
+
+// The problem's floors on a device: the memory floor (layer_bytes at the measured read
+// bandwidth) and, for `math_mode`, the compute floor (its passes over 2*M*N*K at the peak of
+// timing/peaks.h); each empty when unknown.
+struct Floors {
+  std::optional<double> memory_ms;
+  std::optional<double> compute_ms;
+  // The larger of the two (the roofline bound), and which one it is ("memory", "compute").
+  std::optional<double> floor_ms() const;
+  std::string bound() const;
+};
+Floors floors_of(const Problem& p, const std::string& math_mode,
+                 const std::optional<DeviceInfo>& device,
+                 const std::optional<ReadBandwidth>& read_bandwidth);
+
 // median_ms of `separate` on the same problem divided by this result's median; 0 if unknown.
 double speedup_vs_separate(const ProblemRun& run, const BackendResult& result);
 

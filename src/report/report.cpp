@@ -105,13 +105,20 @@ json stages_json(const Problem& p, const BackendResult& r, const std::optional<C
   return {{"stages", list}, {"sum_of_medians_ms", sum_ms}, {"whole_median_ms", r.stats.median}};
 }
 
-json roofline_json(const Problem& p, const BackendResult& r, const std::optional<DeviceInfo>& device) {
-  if (!device || r.stats.count == 0) return nullptr;
-  const PeakLookup peak = peak_tflops(device->name, r.math_mode);
+json roofline_json(const Problem& p, const BackendResult& r, const RunOutcome& outcome) {
+  if (!outcome.device || r.stats.count == 0) return nullptr;
+  const PeakLookup peak = peak_tflops(outcome.device->name, r.math_mode);
+  const Floors floors = floors_of(p, r.math_mode, outcome.device, outcome.read_bandwidth);
+  const std::optional<double> floor = floors.floor_ms();
   return {{"unit", peak.unit},
           {"peak_tflops", peak.tflops ? json(*peak.tflops) : json(nullptr)},
           {"fraction", peak.tflops ? json(tflops(p, r) / *peak.tflops) : json(nullptr)},
-          {"note", peak.note}};
+          {"note", peak.note},
+          {"passes", math_mode_passes(r.math_mode)},
+          {"compute_floor_ms", floors.compute_ms ? json(*floors.compute_ms) : json(nullptr)},
+          {"memory_floor_ms", floors.memory_ms ? json(*floors.memory_ms) : json(nullptr)},
+          {"bound", floor ? json(floors.bound()) : json(nullptr)},
+          {"multiple_of_floor", floor ? json(r.stats.median / *floor) : json(nullptr)}};
 }
 
 json origin_json(const BackendOrigin& origin) {
@@ -163,6 +170,10 @@ json device_json(const RunOutcome& outcome) {
                                 {"median_ms", outcome.copy_bandwidth->median_ms},
                                 {"gb_per_s", outcome.copy_bandwidth->gb_per_s},
                                 {"counts", "bytes read + bytes written"}};
+  if (outcome.read_bandwidth)
+    device["read_bandwidth"] = {{"bytes", outcome.read_bandwidth->bytes},
+                                {"median_ms", outcome.read_bandwidth->median_ms},
+                                {"gb_per_s", outcome.read_bandwidth->gb_per_s}};
   device["max_sm_clock_mhz"] = outcome.max_sm_mhz ? json(*outcome.max_sm_mhz) : json(nullptr);
   device["clocks_note"] = outcome.clocks_note;
   return device;
@@ -194,6 +205,9 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
   for (const ProblemRun& run : outcome.runs) {
     json problem = problem_json(run.problem);
     problem["flops"] = run.problem.flops();
+    problem["bytes"] = layer_bytes(run.problem);
+    const Floors floors = floors_of(run.problem, "fp32", outcome.device, outcome.read_bandwidth);
+    problem["memory_floor_ms"] = floors.memory_ms ? json(*floors.memory_ms) : json(nullptr);
     problem["generate_ms"] = run.generate_ms;
     problem["reference_ms"] = run.reference_ms;
     report["problems"].push_back(problem);
@@ -225,7 +239,7 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
       entry["graph_verification"] =
           r.graph_verification ? verification_json(*r.graph_verification) : json(nullptr);
       entry["stages"] = stages_json(run.problem, r, outcome.copy_bandwidth);
-      entry["roofline"] = roofline_json(run.problem, r, outcome.device);
+      entry["roofline"] = roofline_json(run.problem, r, outcome);
       entry["warnings"] = r.warnings;
       entry["verification"] = r.verification ? verification_json(*r.verification) : json(nullptr);
       entry["origin"] = origin_json(r.origin);

@@ -15,6 +15,11 @@ size_t copy_probe_bytes(const DeviceInfo& device) {
   return std::min<size_t>(size_t(256) << 20, device.free_bytes / 4);
 }
 
+// The read probe: 1 GiB, many times any L2 (as W is), or a quarter of free memory if less.
+size_t read_probe_bytes(const DeviceInfo& device) {
+  return std::min<size_t>(size_t(1) << 30, device.free_bytes / 4) / 16 * 16;
+}
+
 std::string fmt_gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", double(bytes) / (1 << 30)); }
 
 }  // namespace
@@ -51,9 +56,11 @@ std::unique_ptr<DeviceContext> open_device_context(const std::vector<Problem>& p
   context->timer = std::make_unique<DeviceTimer>(context->stream.get(), device->l2_bytes, l2,
                                                  context->clocks.get());
   context->copy_bandwidth = measure_copy_bandwidth(*context->timer, copy_probe_bytes(*device));
+  context->read_bandwidth =
+      measure_read_bandwidth(*context->timer, read_probe_bytes(*device), device->sms);
   if (!quiet)
-    fmt::print(stderr, "device-to-device copy: {:.0f} GB/s (bytes read + written)\n",
-               context->copy_bandwidth.gb_per_s);
+    fmt::print(stderr, "device-to-device copy: {:.0f} GB/s (bytes read + written); read: {:.0f} GB/s\n",
+               context->copy_bandwidth.gb_per_s, context->read_bandwidth.gb_per_s);
   return context;
 }
 

@@ -37,6 +37,7 @@ struct DeviceContext {
   std::string clocks_note;               // why clocks are not recorded
   std::unique_ptr<DeviceTimer> timer;
   CopyBandwidth copy_bandwidth;
+  ReadBandwidth read_bandwidth;
 };
 
 // Bytes of device memory a problem needs besides backend workspaces: x, W, b, y and the L2 flush

@@ -102,6 +102,7 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
     gpu = open_device_context(config.problems, config.sampling.l2, config.quiet);
     outcome.device = gpu->device;
     outcome.copy_bandwidth = gpu->copy_bandwidth;
+    outcome.read_bandwidth = gpu->read_bandwidth;
     outcome.clocks_note = gpu->clocks_note;
     if (gpu->clocks) outcome.max_sm_mhz = gpu->clocks->max_sm_mhz();
   }

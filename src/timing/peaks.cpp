@@ -43,4 +43,8 @@ PeakLookup peak_tflops(const std::string& device_name, std::string_view math_mod
   return lookup;
 }
 
+int math_mode_passes(std::string_view math_mode) {
+  return math_mode == "fp16x3" || math_mode == "3xtf32" ? 3 : 1;
+}
+
 }  // namespace mish

@@ -24,4 +24,9 @@ struct PeakLookup {
 
 PeakLookup peak_tflops(const std::string& device_name, std::string_view math_mode);
 
+// Tensor-core (or CUDA-core) passes a math mode makes over the problem's 2*M*N*K flops: 3 for
+// the split-precision modes (fp16x3, 3xtf32), 1 otherwise. Its compute floor is
+// passes * 2*M*N*K / peak.
+int math_mode_passes(std::string_view math_mode);
+
 }  // namespace mish

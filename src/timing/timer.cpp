@@ -8,6 +8,7 @@
 #include "cuda/device_buffer.h"
 #include "common/errors.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/read_probe.cuh"
 #include "cuda/stream_gate.cuh"
 #include "timing/statistics.h"
 
@@ -142,6 +143,24 @@ CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes) {
   result.bytes_per_copy = bytes;
   result.median_ms = summarize(sampling.samples_ms).median;
   result.gb_per_s = result.median_ms > 0 ? 2.0 * double(bytes) / (result.median_ms * 1e-3) / 1e9 : 0;
+  return result;
+}
+
+ReadBandwidth measure_read_bandwidth(DeviceTimer& timer, size_t bytes, int sms) {
+  const cudaStream_t stream = timer.stream();
+  const size_t count = bytes / sizeof(float4);
+  DeviceBuffer<float4> data(count);
+  DeviceBuffer<float> sink(read_probe_blocks(sms));
+  MISH_CUDA_CHECK(cudaMemsetAsync(data.get(), 1, data.bytes(), stream));  // never time zeros
+  SampleSettings settings;
+  settings.warmup = 3;
+  settings.iters = 20;
+  const Sampling sampling = timer.sample(
+      [&] { launch_read_probe(data.get(), count, sink.get(), sms, stream); }, settings);
+  ReadBandwidth result;
+  result.bytes = data.bytes();
+  result.median_ms = summarize(sampling.samples_ms).median;
+  result.gb_per_s = result.median_ms > 0 ? double(result.bytes) / (result.median_ms * 1e-3) / 1e9 : 0;
   return result;
 }
 

@@ -60,4 +60,7 @@ Sampling sample_host(const std::function<void()>& run, const SampleSettings& set
 // Times cudaMemcpyAsync copies of `bytes` device to device (see CopyBandwidth).
 CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes);
 
+// Times streaming reads of `bytes` (a multiple of 16) on a device with `sms` multiprocessors.
+ReadBandwidth measure_read_bandwidth(DeviceTimer& timer, size_t bytes, int sms);
+
 }  // namespace mish

@@ -26,7 +26,7 @@ Problem shape(int64_t m, int64_t n, int64_t k) {
 }
 
 TEST(SplitkBackend, RegisteredAfterWgmmaAndBeforeCpu) {
-  const std::vector<std::string> names = backend_names();
+  const std::vector<std::string> names = backend_names(builtin_backends());
   const auto at = [&](const char* name) {
     return std::find(names.begin(), names.end(), name) - names.begin();
   };

@@ -69,9 +69,9 @@ BackendTable select_backends(const BackendTable& table, const std::vector<std::s
       throw UsageError(fmt::format("backend '{}' is listed twice", name));
   }
   BackendTable chosen;
-  for (const BackendEntry& entry : table)
-    if (std::find(requested.begin(), requested.end(), entry.info.name) != requested.end())
-      chosen.push_back(entry);
+  for (const std::string& name : requested)
+    chosen.push_back(*std::find_if(table.begin(), table.end(),
+                                   [&](const BackendEntry& entry) { return entry.info.name == name; }));
   return chosen;
 }
 

@@ -31,8 +31,8 @@ std::unique_ptr<Backend> make_builtin_backend(std::string_view name);
 
 std::vector<std::string> backend_names(const BackendTable& table);
 
-// Resolves "all" or a list of names against `table`, keeping the table's order; throws
-// UsageError on an unknown or repeated name, or "all" mixed with names.
+// Resolves "all" (the table, in its order) or a list of names (in the order given) against
+// `table`; throws UsageError on an unknown or repeated name, or "all" mixed with names.
 BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested);
 
 // Checks {"name": {options}} against every backend of `table`, selected in this run or not:

@@ -46,6 +46,7 @@ RunOutcome synthetic_outcome() {
   device.driver_version = 13000, device.runtime_version = 13000, device.cublas_version = 130100;
   outcome.device = device;
   outcome.copy_bandwidth = CopyBandwidth{256 << 20, 0.125, 4000.0};  // measured with every device
+  outcome.read_bandwidth = ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296};
 
   ProblemRun run;
   run.problem.m = 3, run.problem.n = 4, run.problem.k = 5, run.problem.seed = 9;

@@ -33,6 +33,7 @@ RunOutcome synthetic_outcome() {
   device.l2_bytes = 60 << 20;
   outcome.device = device;
   outcome.copy_bandwidth = CopyBandwidth{256 << 20, 0.125, 4000.0};
+  outcome.read_bandwidth = ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296};
   outcome.max_sm_mhz = 1980;
   ProblemRun run;
   BackendResult r;
@@ -67,6 +68,11 @@ TEST(ReportTiming, CarriesTheNewFields) {
   EXPECT_EQ(report["settings"]["l2"], "flush");
   EXPECT_EQ(report["settings"]["l2_flush_bytes"], 2 * (60 << 20));
   EXPECT_EQ(report["settings"]["graph"], true);
+  EXPECT_EQ(report["device"]["read_bandwidth"]["gb_per_s"], 4294.967296);
+  // Floors: the layer's bytes at the read bandwidth, the math mode's passes at the peak.
+  const json& problem = report["problems"][0];
+  EXPECT_NEAR(problem["memory_floor_ms"].get<double>(),
+              problem["bytes"].get<double>() / 4294.967296e9 * 1e3, 1e-12);
   EXPECT_EQ(report["device"]["copy_bandwidth"]["gb_per_s"], 4000.0);
   EXPECT_EQ(report["device"]["max_sm_clock_mhz"], 1980);
 

@@ -178,7 +178,8 @@ nlohmann::json WorkerProcess::request(const nlohmann::json& request, const std::
       continue;
     }
     if (reply.value("ok", false)) return reply;
-    const std::string error = reply.value("error", std::string("failed without a message"));
+    const std::string error = fmt::format(
+        "in {}: {}", during, reply.value("error", std::string("failed without a message")));
     if (reply.value("sticky", false)) kill();  // its CUDA context is unusable
     if (reply.value("kind", std::string()) == "graph") throw GraphCaptureError(error);
     if (reply.value("kind", std::string()) == "usage") throw UsageError(error);

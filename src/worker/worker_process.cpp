@@ -178,12 +178,13 @@ nlohmann::json WorkerProcess::request(const nlohmann::json& request, const std::
       continue;
     }
     if (reply.value("ok", false)) return reply;
-    const std::string error = fmt::format(
-        "in {}: {}", during, reply.value("error", std::string("failed without a message")));
+    const std::string error = reply.value("error", std::string("failed without a message"));
+    const std::string kind = reply.value("kind", std::string());
     if (reply.value("sticky", false)) kill();  // its CUDA context is unusable
-    if (reply.value("kind", std::string()) == "graph") throw GraphCaptureError(error);
-    if (reply.value("kind", std::string()) == "usage") throw UsageError(error);
-    throw BackendError(error);
+    if (kind == "usage") throw UsageError(error);  // says all it needs to (a library's defect)
+    const std::string where = fmt::format("in {}: {}", during, error);
+    if (kind == "graph") throw GraphCaptureError(where);
+    throw BackendError(where);
   }
 }
 

@@ -1,17 +1,16 @@
-// Each thread walks the buffer in a grid-wide stride, four independent 16-byte loads in flight
-// per step (enough outstanding requests per SM to cover HBM latency), and adds what it read.
+// Each thread walks the buffer in a grid-wide stride with eight independent 16-byte loads in
+// flight per step (enough outstanding requests per SM to cover HBM latency), and adds what it
+// read.
 #include "cuda/cuda_check.cuh"
 #include "cuda/read_probe.cuh"
 
 namespace mish {
 namespace {
 
-constexpr int kThreads = 512;
-constexpr int kBlocksPerSm = 4;
-constexpr int kUnroll = 4;
+constexpr int kUnroll = 8;
 
-__global__ void __launch_bounds__(kThreads) read_probe_kernel(const float4* data, size_t count,
-                                                               float* sink) {
+__global__ void __launch_bounds__(1024) read_probe_kernel(const float4* data, size_t count,
+                                                           float* sink) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   float sum = 0.0f;
@@ -36,10 +35,10 @@ __global__ void __launch_bounds__(kThreads) read_probe_kernel(const float4* data
 
 }  // namespace
 
-int read_probe_blocks(int sms) { return kBlocksPerSm * (sms > 0 ? sms : 1); }
-
-void launch_read_probe(const float4* data, size_t count, float* sink, int sms, cudaStream_t stream) {
-  read_probe_kernel<<<read_probe_blocks(sms), kThreads, 0, stream>>>(data, count, sink);
+void launch_read_probe(const float4* data, size_t count, float* sink, int sms,
+                       const ReadProbeShape& shape, cudaStream_t stream) {
+  const int blocks = shape.blocks_per_sm * (sms > 0 ? sms : 1);
+  read_probe_kernel<<<blocks, shape.threads, 0, stream>>>(data, count, sink);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

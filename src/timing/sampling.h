@@ -61,7 +61,8 @@ struct CopyBandwidth {
   double gb_per_s = 0;  // 2 * bytes_per_copy / median, in 1e9 bytes per second
 };
 
-// Device read bandwidth: the median of timed streaming reads of `bytes` (cuda/read_probe.cuh).
+// Device read bandwidth: the median of timed streaming reads of `bytes` (cuda/read_probe.cuh),
+// for the fastest of a few grid shapes.
 struct ReadBandwidth {
   uint64_t bytes = 0;
   double median_ms = 0;

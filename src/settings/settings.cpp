@@ -287,6 +287,37 @@ std::vector<Setting> make_settings() {
   plugin.show = [](const RunConfig& c) { return json(c.plugins); };
   table.push_back(plugin);
 
+  Setting solution;
+  solution.flag = "--solution";
+  solution.key = "solutions";
+  solution.report_key = "solutions";
+  solution.value_name = "FILE";
+  solution.help = "A Python solution file (class ModelNew, docs/solutions.md) as a backend, "
+                  "repeatable";
+  solution.kind = SettingKind::paths;
+  solution.repeatable = true;
+  solution.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    for (const std::string& path : std::get<std::vector<std::string>>(v)) {
+      if (path.empty()) throw UsageError(fmt::format("{}: a solution path is empty", where));
+      c.solutions.push_back(path);
+    }
+  };
+  solution.show = [](const RunConfig& c) { return json(c.solutions); };
+  table.push_back(solution);
+
+  Setting python;
+  python.flag = "--python";
+  python.key = "python";
+  python.report_key = "python";
+  python.value_name = "PATH";
+  python.help = "The Python that runs solutions (a virtualenv's, for its torch)";
+  python.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.python = std::get<std::string>(v);
+    if (c.python.empty()) throw UsageError(fmt::format("{} is empty; give a Python's path", where));
+  };
+  python.show = [](const RunConfig& c) { return json(c.python.empty() ? "python3" : c.python); };
+  table.push_back(python);
+
   Setting isolate;
   isolate.flag = "--isolate";
   isolate.key = "isolate";

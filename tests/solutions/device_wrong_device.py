@@ -1,0 +1,12 @@
+# A PyTorch solution that hands back its result in host memory.
+import torch
+import torch.nn.functional as F
+
+
+class ModelNew(torch.nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = torch.nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return F.mish(F.mish(self.linear(x))).cpu()

@@ -59,9 +59,9 @@ std::vector<BackendEntry> solution_entries(const std::string& path, const Soluti
   const std::string shown = for_terminal(path, kPathEchoLimit);
   std::error_code error;
   if (!fs::is_regular_file(path, error))
-    throw UsageError(fmt::format("solution '{}' {}", shown,
-                                 fs::exists(path, error) ? "is not a regular file"
-                                                         : "does not exist"));
+    throw UsageError(
+        fmt::format("solution '{}' {}", shown,
+                    fs::exists(path, error) ? "is not a regular file" : "does not exist"));
   const std::string name = default_solution_name(path);
   const std::vector<std::string> argv = runtime.worker_argv(path, name);
   std::vector<BackendEntry> entries;

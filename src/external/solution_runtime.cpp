@@ -79,8 +79,8 @@ std::string required(const std::vector<fs::path>& candidates, const char* what) 
 
 std::vector<std::string> SolutionRuntime::worker_argv(const std::string& path,
                                                       const std::string& default_name) const {
-  return {python, worker_script, "--library", worker_library, "--solution", path,
-          "--default-name", default_name};
+  return {python,       worker_script, "--library",      worker_library,
+          "--solution", path,          "--default-name", default_name};
 }
 
 SolutionRuntime find_solution_runtime(const RunConfig& config) {
@@ -97,8 +97,8 @@ SolutionRuntime find_solution_runtime(const RunConfig& config) {
           config.python.find('/') == std::string::npos ? " on PATH" : ""));
   }
   runtime.worker_library = required(library_candidates(), "library");
-  runtime.worker_script = required({fs::path(required(data_candidates(), "folder")) / kWorkerScript},
-                                   "script");
+  runtime.worker_script =
+      required({fs::path(required(data_candidates(), "folder")) / kWorkerScript}, "script");
   return runtime;
 }
 

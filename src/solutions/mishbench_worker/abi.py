@@ -1,6 +1,6 @@
-"""The plugin ABI of include/mishbench/plugin.h (version 1) in ctypes: the same structures, field for
-field, and the function types of the calls, so that a table built here is read by the tool exactly
-like a plugin library's."""
+"""The plugin ABI of include/mishbench/plugin.h (version 1) in ctypes: the same structures, field
+for field, and the function types of the calls, so that a table built here is read by the tool
+exactly like a plugin library's."""
 import ctypes
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_size_t, c_uint32,
                     c_uint64, c_void_p)

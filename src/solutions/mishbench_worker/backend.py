@@ -98,7 +98,8 @@ class SolutionBackend:
                 raise self._solution.load_error
             given = json.loads(options.decode("utf-8"))
             if given:
-                raise SolutionError(f"a solution takes no backend options (got {json.dumps(given)})")
+                raise SolutionError("a solution takes no backend options (got "
+                                    f"{json.dumps(given)})")
             created = self._placement.setup(self._solution, shape.contents, tensors.contents,
                                             stream, self._ordinal)
             handle = self._next_instance

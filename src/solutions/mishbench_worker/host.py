@@ -33,7 +33,8 @@ class Instance:
                                                         None)
         self._addresses = None
         self._output = None
-        self.run(tensors, None)  # one forward pass, untimed: its output is checked before any timing
+        # One forward pass, untimed: its output is checked before any timing.
+        self.run(tensors, None)
         self._checked_output()
 
     def _bind(self, tensors):

@@ -44,6 +44,7 @@ def main(argv):
     parser.add_argument("--socket-fd", type=int, required=True)
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # a solution's prints reach the tool's capture
+    sys.dont_write_bytecode = True  # no __pycache__ left in the solution's own folder
 
     solution = SolutionFile(args.solution)
     if solution.sha256:

@@ -62,7 +62,7 @@ const Expected kFailures[] = {
      "setup(): RuntimeError: cannot build a 32x16 layer today (init_raises.py, line 7, in "
      "__init__)"},
     {"forward_raises", "error",
-     "run(): ValueError: forward gave up on call 2 (forward_raises.py, line 13, in forward)"},
+     "run(): ValueError: forward gave up on call 2 (forward_raises.py, line 9, in misbehave)"},
     {"no_model_new", "error", "setup(): the file defines no ModelNew"},
     {"wrong_shape", "error", "forward(x) returned shape [8, 17]; expected [M, N] = [8, 16]"},
     {"wrong_dtype", "error", "forward(x) returned dtype float64; expected float32"},

@@ -20,3 +20,16 @@ class HostLayer:
 
     def forward(self, x):
         return layer(x, self.weight, self.bias)
+
+
+class AfterWarmUp(HostLayer):
+    """A HostLayer whose forward() is honest once (setup's warm-up) and calls misbehave(x) from
+    its second call on."""
+
+    calls = 0
+
+    def forward(self, x):
+        AfterWarmUp.calls += 1
+        if AfterWarmUp.calls > 1:
+            return self.misbehave(x)
+        return super().forward(x)

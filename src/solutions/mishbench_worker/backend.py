@@ -110,19 +110,18 @@ class SolutionBackend:
         except BaseException as error:
             return self._fail(error, message, size)
 
-    def _run(self, handle, tensors, stream, message, size):
+    def _instance_call(self, method, handle, tensors, stream, message, size):
         try:
-            self._instance(handle).run(tensors.contents, stream)
+            getattr(self._instance(handle), method)(tensors.contents, stream)
             return abi.OK
         except BaseException as error:
             return self._fail(error, message, size)
 
+    def _run(self, handle, tensors, stream, message, size):
+        return self._instance_call("run", handle, tensors, stream, message, size)
+
     def _write_output(self, handle, tensors, stream, message, size):
-        try:
-            self._instance(handle).write_output(tensors.contents, stream)
-            return abi.OK
-        except BaseException as error:
-            return self._fail(error, message, size)
+        return self._instance_call("write_output", handle, tensors, stream, message, size)
 
     def _describe(self, handle):
         solution = self._solution

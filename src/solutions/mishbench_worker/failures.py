@@ -1,6 +1,7 @@
 """How a failure in a solution reads: one line, the exception's type and the last line of its
-message, and where in the solution file it was raised. The whole traceback goes to stderr, which
-the tool keeps (the report's isolation.output_tail)."""
+message (after its first line when there are several: PyTorch puts the error first and hints
+after it, Triton the other way round), and where in the solution file it was raised. The whole
+traceback goes to stderr, which the tool keeps (the report's isolation.output_tail)."""
 import os
 import sys
 import traceback
@@ -11,9 +12,11 @@ class SolutionError(Exception):
     message is the whole line, without a type name."""
 
 
-def _last_line(text):
+def _message(text):
     lines = [line.strip() for line in str(text).splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    if len(lines) > 1:
+        return f"{lines[0]} [...] {lines[-1]}"
+    return lines[0] if lines else ""
 
 
 def _where_in(error, solution_path):
@@ -32,10 +35,10 @@ def _where_in(error, solution_path):
 def describe(error, solution_path=None):
     """One line for the tool's message buffer."""
     if isinstance(error, SolutionError):
-        return _last_line(error) or "failed"
+        return _message(error) or "failed"
     # A SyntaxError's own text already says file and line; other errors get the frame.
     where = "" if isinstance(error, SyntaxError) else _where_in(error, solution_path)
-    message = _last_line(error)
+    message = _message(error)
     name = type(error).__name__
     return f"{name}: {message}{where}" if message else f"{name}{where}"
 

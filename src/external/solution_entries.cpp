@@ -36,7 +36,8 @@ BackendEntry unanswered_entry(const std::string& path, const std::string& name,
   entry.info.math_mode = "fp32";
   entry.info.placement = Placement::host;
   entry.info.origin.kind = "solution";
-  entry.info.origin.path = fs::canonical(path).string();
+  std::error_code error;
+  entry.info.origin.path = fs::canonical(path, error).string();
   entry.info.origin.sha256 = sha256_file_hex(path);
   return entry;
 }

@@ -67,7 +67,7 @@ const Expected kFailures[] = {
     {"wrong_shape", "error", "forward(x) returned shape [8, 17]; expected [M, N] = [8, 16]"},
     {"wrong_dtype", "error", "forward(x) returned dtype float64; expected float32"},
     {"hangs", "error",
-     "no answer after 2 s in a verification run; the worker was killed; its last output: hangs: "
+     "no answer after 3 s in a verification run; the worker was killed; its last output: hangs: "
      "going to sleep for good"},
     {"ambiguous_weights", "error",
      "ModelNew has 2 numpy arrays of shape [16, 32] to hold W [N, K] = [16, 32]; it needs exactly "
@@ -99,7 +99,7 @@ class SolutionRun {
     }
     args.push_back(backends);
     args = joined(args, kSmallProblem);
-    args = joined(args, {"--worker-timeout", "2", "--json", (dir_ / "report.json").string()});
+    args = joined(args, {"--worker-timeout", "3", "--json", (dir_ / "report.json").string()});
     result = run_mishbench(args, dir_.string(), 120);
     unsetenv("XDG_CACHE_HOME");
     if (fs::exists(dir_ / "report.json")) report = read_json(dir_ / "report.json");

@@ -127,6 +127,7 @@ class SolutionBackend:
         solution = self._solution
         try:
             details = {"file": solution.path, "python": sys.version.split()[0],
+                       "python_executable": sys.executable,
                        "declared": solution.declared}
             details.update(self._instance(handle).describe())
         except BaseException as error:

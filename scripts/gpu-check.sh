@@ -99,9 +99,9 @@ phase prepack 60 "$bench" --backend=bf16,3xtf32,fp16x3,wgmma --include-prepack -
 phase sweep 240 "$bench" --config configs/sweep.json --json "$results/baselines/nvidia-h200-sweep.json"
 cp "$results/h200-default.json" "$results/baselines/nvidia-h200-default.json"
 
-# PyTorch eager and torch.compile on the identical inputs.
-phase dump 60 "$bench" --backend=fused --iters 1 --warmup 0 -q --dump /tmp/mishbench-dump
-phase torch 300 python3 scripts/torch_baseline.py /tmp/mishbench-dump --json "$results/h200-torch.json"
+# PyTorch eager and torch.compile on the identical inputs (PYTHON: the interpreter that has torch).
+phase torch 600 "$bench" --backend=torch-eager,torch-compile --python "${PYTHON:-python3}" \
+  --iters 100 -q --json "$results/h200-torch.json"
 
 phase plots 120 python3 scripts/plot.py "$results/h200-default.json" "$results/h200-torch.json" \
   --out "$results/plots"

@@ -193,7 +193,7 @@ def plot_sweep(results, out_dir):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("reports", nargs="+", help="mishbench JSON reports (also torch_baseline.py's)")
+    parser.add_argument("reports", nargs="+", help="mishbench JSON reports")
     parser.add_argument("--out", required=True, help="folder for the PNG and SVG files")
     parser.add_argument("--problem", help="MxNxK for the time and accuracy plots "
                                           "(default: the problem with the most results)")

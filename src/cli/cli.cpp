@@ -38,6 +38,8 @@ Examples:
   mishbench --backend=fp16x3 --backend-option fp16x3.chunks=4 --include-prepack
   mishbench --backend=fused --max-noise=0.005 --timeout=20   sample until the median is tight
   mishbench --backend=separate,fused --graph --l2=hot   add CUDA-graph replay timing, warm L2
+  mishbench --solution model_new.py --backend=model_new,fused   a KernelBench solution file
+  mishbench --backend=torch-eager,torch-compile   PyTorch itself (needs a python with torch)
   mishbench --list-backends
   mishbench compare base.json new.json            noise-aware comparison of two reports
 
@@ -113,6 +115,7 @@ void check_outputs(const RunConfig& config, const CommandLine& line) {
   std::vector<std::string> inputs;
   if (line.config_path) inputs.push_back(*line.config_path);
   inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
+  inputs.insert(inputs.end(), config.solutions.begin(), config.solutions.end());
   if (!config.json_path.empty()) check_output_path(config.json_path, "--json", inputs);
   if (!config.dump_dir.empty()) check_output_folder(config.dump_dir, "--dump");
 }
@@ -142,7 +145,7 @@ double host_bytes_needed(const RunConfig& config) {
 int run(const CommandLine& line, int argc, char** argv) {
   const RunConfig config = build_config(line);
   if (line.list_backends) {
-    list_backends(build_backend_table(config));
+    list_backends(build_backend_table(config, ShippedSolutions::all));
     return kExitOk;
   }
   check_outputs(config, line);

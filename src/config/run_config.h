@@ -33,6 +33,8 @@ struct RunConfig {
   bool quiet = false;
   // Backends from outside the tool, and where backends run (docs/isolation.md).
   std::vector<std::string> plugins;  // plugin libraries (--plugin)
+  std::vector<std::string> solutions;  // Python solution files (--solution)
+  std::string python;                  // their interpreter (--python); empty: python3 on PATH
   Isolation isolate = Isolation::automatic;
   WorkerLimits worker_limits;
 };

@@ -15,7 +15,7 @@ void dump_problem(const std::string& dir, const ProblemData& data) {
   write_npy(dump_path(dir, p, "w"), data.inputs.w.data(), {n, k});
   write_npy(dump_path(dir, p, "b"), data.inputs.b.data(), {n});
   write_npy(dump_path(dir, p, "y_reference"), data.reference.data(), {m, n});
-  // The problem itself, so other tools (scripts/torch_baseline.py) know what the arrays are.
+  // The problem itself, so other tools (numpy scripts) know what the arrays are.
   const nlohmann::json problem = {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},
                                   {"distribution", to_string(p.distribution)}};
   std::ofstream(dump_folder(dir, p) + "/problem.json") << problem.dump(2) << '\n';

@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
+#include "external/solution_entries.h"
 #include "plugins/plugin_backend.h"
 #include "plugins/plugin_library.h"
 #include "worker/protocol.h"
@@ -68,6 +69,22 @@ void add_plugin(BackendTable& table, const std::string& path, const RunConfig& c
   }
 }
 
+// The solution files the run names (--solution), then the shipped ones `--backend` names (all of
+// them for --list-backends).
+void add_solutions(BackendTable& table, const RunConfig& config, ShippedSolutions shipped) {
+  std::vector<std::string> files = config.solutions;
+  for (const std::string& file : shipped_solutions(shipped_solutions_folder(), config.backends,
+                                                   shipped == ShippedSolutions::all))
+    files.push_back(file);
+  if (files.empty()) return;
+  const SolutionRuntime runtime = find_solution_runtime(config);
+  for (const std::string& path : files) {
+    const std::string source = fmt::format("solution '{}'", for_terminal(path, kPathEchoLimit));
+    for (BackendEntry& entry : solution_entries(path, runtime, config))
+      add_entry(table, std::move(entry), source);
+  }
+}
+
 }  // namespace
 
 std::string own_executable() {
@@ -77,7 +94,7 @@ std::string own_executable() {
   return std::string(path, static_cast<size_t>(n));
 }
 
-BackendTable build_backend_table(const RunConfig& config) {
+BackendTable build_backend_table(const RunConfig& config, ShippedSolutions shipped) {
   BackendTable table = builtin_backends();
   if (config.isolate == Isolation::all)
     for (BackendEntry& entry : table) {
@@ -85,6 +102,7 @@ BackendTable build_backend_table(const RunConfig& config) {
       entry.worker_argv = {own_executable(), "worker", "--builtin", entry.info.name};
     }
   for (const std::string& path : config.plugins) add_plugin(table, path, config);
+  add_solutions(table, config, shipped);
   return table;
 }
 

@@ -1,16 +1,21 @@
-// The run's table: the built-in backends, then the backends of every plugin library (and
-// solution file) the run names, each marked to run in the tool's process or in a worker process
-// of its own as --isolate says. Plugins are loaded by a worker first, so a library that crashes
-// while loading cannot take the tool down.
+// The run's table: the built-in backends, then the backends of every plugin library and solution
+// file the run names, each marked to run in the tool's process or in a worker process of its own
+// as --isolate says (solutions always in a worker). Plugins are loaded by a worker first, so a
+// library that crashes while loading cannot take the tool down.
 #pragma once
 #include "backends/registry.h"
 #include "config/run_config.h"
 
 namespace mish {
 
-// Throws UsageError (exit 2) for a library that cannot be loaded or checked, or a backend whose
-// name is already taken (a built-in's, another plugin's).
-BackendTable build_backend_table(const RunConfig& config);
+// Which shipped solutions (torch-eager, torch-compile) join the table: those the run's --backend
+// names, or all of them (--list-backends).
+enum class ShippedSolutions { named, all };
+
+// Throws UsageError (exit 2) for a library that cannot be loaded or checked, a solution path that
+// is not a file, or a backend whose name is already taken (a built-in's, another plugin's).
+BackendTable build_backend_table(const RunConfig& config,
+                                 ShippedSolutions shipped = ShippedSolutions::named);
 
 // This program's own path, to start workers of it.
 std::string own_executable();

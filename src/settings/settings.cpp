@@ -63,6 +63,28 @@ std::chrono::seconds whole_seconds(double seconds) {
   return std::chrono::seconds(std::max<long long>(1, std::llround(seconds)));
 }
 
+// A repeatable path flag whose values collect in `field` (config key: a string or an array);
+// `what` names one path in the message for an empty one.
+Setting paths_setting(std::string flag, std::string key, std::string value_name, std::string help,
+                      const char* what, std::vector<std::string> RunConfig::*field) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.key = std::move(key);
+  s.report_key = s.key;
+  s.value_name = std::move(value_name);
+  s.help = std::move(help);
+  s.kind = SettingKind::paths;
+  s.repeatable = true;
+  s.store = [what, field](RunConfig& c, const SettingValue& v, const std::string& where) {
+    for (const std::string& path : std::get<std::vector<std::string>>(v)) {
+      if (path.empty()) throw UsageError(fmt::format("{}: a {} path is empty", where, what));
+      (c.*field).push_back(path);
+    }
+  };
+  s.show = [field](const RunConfig& c) { return json(c.*field); };
+  return s;
+}
+
 json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 // A per-problem size: the flag sets it in every problem.
@@ -270,22 +292,27 @@ std::vector<Setting> make_settings() {
   graph.show = [](const RunConfig& c) { return json(c.graph); };
   table.push_back(graph);
 
-  Setting plugin;
-  plugin.flag = "--plugin";
-  plugin.key = "plugins";
-  plugin.report_key = "plugins";
-  plugin.value_name = "PATH";
-  plugin.help = "Load backends from a plugin library (include/mishbench/plugin.h), repeatable";
-  plugin.kind = SettingKind::paths;
-  plugin.repeatable = true;
-  plugin.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
-    for (const std::string& path : std::get<std::vector<std::string>>(v)) {
-      if (path.empty()) throw UsageError(fmt::format("{}: a plugin path is empty", where));
-      c.plugins.push_back(path);
-    }
+  table.push_back(paths_setting(
+      "--plugin", "plugins", "PATH",
+      "Load backends from a plugin library (include/mishbench/plugin.h), repeatable", "plugin",
+      &RunConfig::plugins));
+  table.push_back(paths_setting(
+      "--solution", "solutions", "FILE",
+      "A Python solution file (class ModelNew, docs/solutions.md) as a backend, repeatable",
+      "solution", &RunConfig::solutions));
+
+  Setting python;
+  python.flag = "--python";
+  python.key = "python";
+  python.report_key = "python";
+  python.value_name = "PATH";
+  python.help = "The Python that runs solutions (a virtualenv's, for its torch)";
+  python.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.python = std::get<std::string>(v);
+    if (c.python.empty()) throw UsageError(fmt::format("{} is empty; give a Python's path", where));
   };
-  plugin.show = [](const RunConfig& c) { return json(c.plugins); };
-  table.push_back(plugin);
+  python.show = [](const RunConfig& c) { return json(c.python.empty() ? "python3" : c.python); };
+  table.push_back(python);
 
   Setting isolate;
   isolate.flag = "--isolate";

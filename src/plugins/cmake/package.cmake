@@ -19,6 +19,9 @@ set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mishbench)
 # The installed binary finds the CUDA and BLAS libraries it was linked against.
 set_target_properties(mishbench PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS mishbench EXPORT mishbench-targets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The solution worker's library (its Python files: src/solutions/CMakeLists.txt).
+set_target_properties(mishbench_worker PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS mishbench_worker LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS mishbench_plugin_api EXPORT mishbench-targets)
 install(FILES ${PROJECT_SOURCE_DIR}/include/mishbench/plugin.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mishbench)

@@ -1,6 +1,7 @@
 // compare: the statistics against known values, and the verdicts on synthetic reports with
 // realistic noise (a tight core plus occasional slow outliers, as GPU timings look).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -140,8 +141,9 @@ TEST(Compare, DifferentDevicesNeedExplicitPermission) {
 
 // The command line: exit codes 0 / 1 / 2.
 int run_compare_binary(const json& base, const json& fresh, const std::string& extra = "") {
-  const std::string dir = ::testing::TempDir();
-  const std::string base_path = dir + "compare_base.json", new_path = dir + "compare_new.json";
+  // Names of this process's own: ctest runs other tests of this binary at the same time.
+  const std::string dir = ::testing::TempDir() + "compare_" + std::to_string(::getpid()) + "_";
+  const std::string base_path = dir + "base.json", new_path = dir + "new.json";
   std::ofstream(base_path) << base.dump();
   std::ofstream(new_path) << fresh.dump();
   const std::string command = std::string(MISHBENCH_BINARY) + " compare " + base_path + " " +

@@ -35,6 +35,17 @@ def use_cache(sha256):
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(folder, "inductor")
 
 
+def load_torch_first():
+    """torch's CUDA libraries (cudart, cuBLAS) share their sonames with the toolkit's the worker
+    library was linked against: whichever loads first serves both. torch depends on its own
+    versions, the worker library on none in particular, so torch comes first. Without torch the
+    solution is skipped at setup with the reason."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        pass
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description="mishbench's worker for one solution file")
     parser.add_argument("--library", required=True, help="libmishbench_worker.so")
@@ -51,6 +62,8 @@ def main(argv):
         use_cache(solution.sha256)
     sys.argv = [solution.path]
     backend = SolutionBackend(solution, args.default_name)
+    if solution.settings and solution.settings["MISHBENCH_PLACEMENT"] == "device":
+        load_torch_first()
     library = abi.load_worker_library(args.library)
     origin = json.dumps({"kind": "solution", "path": solution.path, "sha256": solution.sha256})
     status = library.mishbench_worker_serve(args.socket_fd, ctypes.byref(backend.table),

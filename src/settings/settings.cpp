@@ -281,6 +281,10 @@ std::vector<Setting> make_settings() {
   plugin.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
     for (const std::string& path : std::get<std::vector<std::string>>(v)) {
       if (path.empty()) throw UsageError(fmt::format("{}: a plugin path is empty", where));
+      // A file name cannot hold a NUL byte: the system would read the path only up to it.
+      if (path.find('\0') != std::string::npos)
+        throw UsageError(fmt::format("{}: the plugin path '{}' holds a NUL byte", where,
+                                     for_terminal(path, kPathEchoLimit)));
       c.plugins.push_back(path);
     }
   };
@@ -435,7 +439,7 @@ SettingValue parse_flag_value(const Setting& setting, const std::string& text) {
 SettingValue parse_config_value(const Setting& s, const json& value, const std::string& where) {
   const auto wrong_type = [&](const char* expected) {
     return UsageError(fmt::format("{} must be {}, got {}", where, expected,
-                                  for_terminal(value.dump())));
+                                  json_for_terminal(value)));
   };
   switch (s.kind) {
     case SettingKind::integer:

@@ -333,8 +333,10 @@ std::vector<Setting> make_settings() {
   json_path.flag = "--json";
   json_path.value_name = "FILE";
   json_path.help = "Write the JSON report to FILE";
-  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
     c.json_path = std::get<std::string>(v);
+    // An empty path would read as "no report": refused rather than a run whose report is lost.
+    if (c.json_path.empty()) throw UsageError(fmt::format("{} '': the file name is empty", where));
   };
   table.push_back(json_path);
 
@@ -342,8 +344,9 @@ std::vector<Setting> make_settings() {
   dump.flag = "--dump";
   dump.value_name = "DIR";
   dump.help = "Write x, W, b, the reference and each y as .npy under DIR";
-  dump.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+  dump.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
     c.dump_dir = std::get<std::string>(v);
+    if (c.dump_dir.empty()) throw UsageError(fmt::format("{} '': the folder name is empty", where));
   };
   table.push_back(dump);
 
@@ -361,26 +364,14 @@ std::string expected_choices(const Setting& s) {
   return fmt::format("choose one of: {}", fmt::join(s.choices, ", "));
 }
 
-// Checks a number against the setting's bounds; `text` is the value as given.
-void check_open_minimum(const Setting& s, double value, const std::string& text,
-                        const std::string& where) {
-  if (s.real_min_open && value <= s.real_min)
-    throw UsageError(fmt::format("{}: '{}' is out of range; expected a number above {:g} and at "
-                                 "most {:g}",
-                                 where, for_terminal(text), s.real_min, s.real_max));
-}
-
 SettingValue parse_text(const Setting& s, const std::string& text, const std::string& where) {
   switch (s.kind) {
     case SettingKind::integer:
       return parse_int(text, where, s.int_min, s.int_max);
     case SettingKind::unsigned_:
       return parse_uint(text, where, 0, s.uint_max);
-    case SettingKind::real: {
-      const double value = parse_real(text, where, s.real_min, s.real_max);
-      check_open_minimum(s, value, text, where);
-      return value;
-    }
+    case SettingKind::real:
+      return parse_real(text, where, s.real_min, s.real_max, s.real_min_open);
     case SettingKind::choice:
       if (std::find(s.choices.begin(), s.choices.end(), text) == s.choices.end())
         throw UsageError(fmt::format("{}: unknown value '{}'; {}", where, for_terminal(text),

@@ -4,8 +4,8 @@
 // so a row that is not refused takes well under a second.
 //
 // To add a row: append a HostileInput to the list of its class below.
+#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -97,11 +97,13 @@ Setup fifo_with_reader(std::string name) {
     const std::string path = (dir / name).string();
     std::fflush(nullptr);
     const pid_t reader = ::fork();
-    if (reader == 0) {
+    if (reader == 0) {  // only async-signal-safe calls: the test process may have threads
       ::alarm(60);
-      std::ifstream in(path, std::ios::binary);
-      std::string drained{std::istreambuf_iterator<char>(in), {}};
-      ::_exit(drained.empty() ? 1 : 0);
+      const int fd = ::open(path.c_str(), O_RDONLY);
+      char buffer[4096];
+      ssize_t total = 0;
+      for (ssize_t got; fd >= 0 && (got = ::read(fd, buffer, sizeof(buffer))) > 0;) total += got;
+      ::_exit(total > 0 ? 0 : 1);
     }
     return reader > 0 ? std::string() : std::string("cannot start a FIFO reader");
   });
@@ -488,7 +490,8 @@ const std::vector<HostileInput> kStrings = {
     {"backend_option_for_a_name_with_nul", with_config(), 2,
      "backend option for unknown backend 'a\\x00b'",
      config("{\"backend_options\": {\"a\\u0000b\": {}}}")},
-    {"backend_option_key_with_nul", with_config(), 2, "backend 'cpu' takes no options (got 'a\\x00b')",
+    {"backend_option_key_with_nul", with_config(), 2,
+     "backend 'cpu' takes no options (got 'a\\x00b')",
      config("{\"backend_options\": {\"cpu\": {\"a\\u0000b\": 1}}}")},
     {"backend_option_value_invalid_utf8", with("--backend-option", "fp16x3.chunks=\xff"), 2,
      "fp16x3.chunks must be an integer from 1 to 64, got \"\\ufffd\""},
@@ -535,6 +538,11 @@ const std::vector<HostileInput> kPlugins = {
      "was built against plugin ABI version 2"},
     {"plugin_in_process_text_file", with_plugin("text_file", {"--isolate", "none"}), 2,
      "no ELF header"},
+    {"plugin_crashes_at_load", with_plugin("crash_at_load"), 2,
+     "could not be loaded: the worker died in loading the plugin: signal 11"},
+    {"list_backends_with_a_plugin_that_crashes_at_load",
+     {"--list-backends", "--plugin", test_plugin("crash_at_load")}, 2,
+     "the worker died in loading the plugin"},
     {"plugin_crashes_in_run", with_plugin("segfault", {"--backend", "segfault"}), 1,
      "segfault error: the worker died in a verification run: signal 11"},
     {"plugin_aborts_in_setup", with_plugin("abort_setup", {"--backend", "abort-setup"}), 1,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "common/untrusted_text.h"
 
 namespace mish {
 
@@ -14,7 +15,7 @@ BackendInfo Backend::info() const {
 void Backend::configure(const nlohmann::json& options) {
   if (!options.empty())
     throw UsageError(fmt::format("backend '{}' takes no options (got '{}')", name(),
-                                 options.begin().key()));
+                                 for_terminal(options.begin().key())));
 }
 
 }  // namespace mish

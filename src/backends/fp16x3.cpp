@@ -22,6 +22,7 @@
 #include "backends/backend.h"
 #include "cuda/device_arena.h"
 #include "common/errors.h"
+#include "common/untrusted_text.h"
 #include "epilogue.cuh"
 #include "split.cuh"
 
@@ -51,12 +52,12 @@ class Fp16x3Backend final : public Backend {
     for (const auto& item : options.items()) {
       if (item.key() != "chunks")
         throw UsageError(fmt::format("backend 'fp16x3' has no option '{}'; its option is chunks",
-                                     item.key()));
+                                     for_terminal(item.key())));
       const nlohmann::json& value = item.value();
       if (!value.is_number_integer() || value.get<int64_t>() < 1 ||
           value.get<int64_t>() > kMaxChunks)
         throw UsageError(fmt::format("fp16x3.chunks must be an integer from 1 to {}, got {}",
-                                     kMaxChunks, value.dump()));
+                                     kMaxChunks, json_for_terminal(value)));
       chunks_ = value.get<int>();
     }
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/errors.h"
+#include "common/untrusted_text.h"
 
 // The one list of built-in backends, in their fixed order. Each name `id` is a backend adapter
 // in src/backends/ that defines `make_<id>_backend()`; a new built-in is one row here.
@@ -46,7 +47,7 @@ std::unique_ptr<Backend> make_builtin_backend(std::string_view name) {
   const BackendTable table = builtin_backends();
   for (const BackendEntry& entry : table)
     if (entry.info.name == name) return entry.create();
-  throw UsageError(fmt::format("unknown backend '{}'; known backends: {}", name,
+  throw UsageError(fmt::format("unknown backend '{}'; known backends: {}", for_terminal(name),
                                fmt::join(backend_names(table), ", ")));
 }
 
@@ -64,9 +65,9 @@ BackendTable select_backends(const BackendTable& table, const std::vector<std::s
     if (name == "all") throw UsageError("--backend=all cannot be combined with other names");
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw UsageError(fmt::format("unknown backend '{}'; known backends: {} (see --list-backends)",
-                                   name, fmt::join(known, ", ")));
+                                   for_terminal(name), fmt::join(known, ", ")));
     if (std::find(requested.begin(), requested.begin() + i, name) != requested.begin() + i)
-      throw UsageError(fmt::format("backend '{}' is listed twice", name));
+      throw UsageError(fmt::format("backend '{}' is listed twice", for_terminal(name)));
   }
   BackendTable chosen;
   for (const std::string& name : requested)
@@ -82,7 +83,8 @@ void check_backend_options(const BackendTable& table, const nlohmann::json& opti
     });
     if (known == table.end())
       throw UsageError(fmt::format("backend option for unknown backend '{}'; known backends: {}",
-                                   item.key(), fmt::join(backend_names(table), ", ")));
+                                   for_terminal(item.key()),
+                                   fmt::join(backend_names(table), ", ")));
     // A backend made only in its worker checks its options there, at setup.
     if (known->create) known->create()->configure(item.value());
   }

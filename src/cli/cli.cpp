@@ -2,10 +2,14 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <new>
 #include <optional>
+#include <system_error>
 
 #include "backends/registry.h"
 #include "external/backend_table.h"
@@ -16,6 +20,7 @@
 #include "common/version.h"
 #include "config/run_config.h"
 #include "cuda/cuda_check.cuh"
+#include "dump/dump.h"
 #include "io/output_file.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -74,7 +79,7 @@ void add_flags(CLI::App& app, CommandLine& line) {
                               : short_alias   ? fmt::format("{},{}", s.alias, s.flag)
                                               : fmt::format("{},{}", s.flag, s.alias);
     if (s.kind == SettingKind::boolean) {
-      app.add_flag(names, line.switches[&s], help_text(s));
+      app.add_flag(names, line.switches[&s], help_text(s))->disable_flag_override();
     } else {
       app.add_option(names, line.values[&s], help_text(s))
           ->type_name(s.value_name)
@@ -87,8 +92,9 @@ void add_flags(CLI::App& app, CommandLine& line) {
                  "JSON config (problem and run settings); flags override it")
       ->type_name("FILE");
   app.add_flag("--list-backends", line.list_backends,
-               "List the backends with where they run and where they come from, and exit");
-  app.add_flag("--version", line.version, "Print the version and exit");
+               "List the backends with where they run and where they come from, and exit")
+      ->disable_flag_override();
+  app.add_flag("--version", line.version, "Print the version and exit")->disable_flag_override();
 }
 
 // Defaults, then the config file, then the flags given.
@@ -110,14 +116,41 @@ RunConfig build_config(const CommandLine& line) {
   return config;
 }
 
-// Refuses, before any work, outputs that cannot be written or would overwrite an input.
-void check_outputs(const RunConfig& config, const CommandLine& line) {
+// Refuses, before any work, outputs that cannot be written, would overwrite an input or would
+// overwrite each other (the report and a file of the dump).
+void check_outputs(const RunConfig& config, const CommandLine& line, const BackendTable& chosen) {
   std::vector<std::string> inputs;
   if (line.config_path) inputs.push_back(*line.config_path);
   inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
   inputs.insert(inputs.end(), config.solutions.begin(), config.solutions.end());
-  if (!config.json_path.empty()) check_output_path(config.json_path, "--json", inputs);
-  if (!config.dump_dir.empty()) check_output_folder(config.dump_dir, "--dump");
+  const std::string& json = config.json_path;
+  if (!json.empty()) check_output_path(json, "--json", inputs);
+  if (config.dump_dir.empty()) return;
+  check_output_folder(config.dump_dir, "--dump");
+  const auto refuse_json_in_dump = [&](const std::string& dumped) {
+    throw UsageError(fmt::format("--json '{}' is also written by --dump '{}'; give another file",
+                                 for_terminal(json, kPathEchoLimit),
+                                 for_terminal(dumped, kPathEchoLimit)));
+  };
+  if (!json.empty() && same_output(json, config.dump_dir)) refuse_json_in_dump(config.dump_dir);
+  std::vector<std::string> names;
+  for (const BackendEntry& entry : chosen) names.push_back(entry.info.name);
+  for (const Problem& problem : config.problems)
+    for (const std::string& file : dump_files(config.dump_dir, problem, names)) {
+      if (!json.empty() && same_output(json, file)) refuse_json_in_dump(file);
+      struct stat status {};
+      if (::lstat(file.c_str(), &status) == 0) check_output_path(file, "--dump", inputs);
+    }
+}
+
+// The table on stdout; "" or why it could not be printed (stdout closed, a full disk).
+std::string print_result_table(const RunOutcome& outcome) {
+  try {
+    print_table(stdout, outcome);
+  } catch (const std::system_error& error) {
+    return error.code().message();
+  }
+  return std::fflush(stdout) == 0 ? "" : std::strerror(errno);
 }
 
 void list_backends(const BackendTable& table) {
@@ -148,18 +181,22 @@ int run(const CommandLine& line, int argc, char** argv) {
     list_backends(build_backend_table(config, ShippedSolutions::all));
     return kExitOk;
   }
-  check_outputs(config, line);
   const BackendTable table = build_backend_table(config);
   check_backend_options(table, config.backend_options);
+  const BackendTable chosen = select_backends(table, config.backends);
+  check_outputs(config, line, chosen);
   try {
-    const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
-    print_table(stdout, outcome);
-    if (!config.json_path.empty()) {
+    const RunOutcome outcome = run_benchmark(config, chosen);
+    const std::string not_printed = print_result_table(outcome);
+    if (!config.json_path.empty()) {  // written even when stdout failed: the run's one record
       const std::vector<std::string> args(argv, argv + argc);
       write_json_atomically(config.json_path, build_report(outcome, config, args));
       if (!config.quiet)
         fmt::print(stderr, "report written to {}\n", for_terminal(config.json_path, kPathEchoLimit));
     }
+    if (!not_printed.empty())
+      throw EnvironmentError(fmt::format("cannot print the result table on stdout: {}",
+                                         not_printed));
     return outcome.any_failure() ? kExitFailure : kExitOk;
   } catch (const std::bad_alloc&) {
     throw EnvironmentError(fmt::format(
@@ -186,7 +223,8 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, "mishbench --help"));
+    const char* help = compare->parsed() ? "mishbench compare --help" : "mishbench --help";
+    fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, app.remaining(true), help));
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);
@@ -198,10 +236,10 @@ int run_cli(int argc, char** argv) {
   try {
     return run(line, argc, argv);
   } catch (const UsageError& error) {
-    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
+    fmt::print(stderr, "mishbench: {}\n", as_one_line(error.what(), kMessageEchoLimit));
     return kExitUsage;
   } catch (const EnvironmentError& error) {
-    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
+    fmt::print(stderr, "mishbench: {}\n", as_one_line(error.what(), kMessageEchoLimit));
     return kExitEnvironment;
   } catch (const CudaError& error) {
     fmt::print(stderr, "mishbench: CUDA failed outside any backend: {}\n",

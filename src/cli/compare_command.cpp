@@ -77,8 +77,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
       ->type_name("FRACTION");
   compare->add_option("--alpha", f.alpha, "Significance level, 0 to 1 (default 0.01)")
       ->type_name("FRACTION");
-  compare->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
-                    "Compare reports taken on different devices");
+  compare
+      ->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
+                 "Compare reports taken on different devices")
+      ->disable_flag_override();
   compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
       ->type_name("FILE");
   compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")

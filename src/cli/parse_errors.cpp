@@ -2,15 +2,78 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/untrusted_text.h"
 
 namespace mish {
+namespace {
 
-std::string describe_parse_error(const CLI::ParseError& error, std::string_view help_command) {
+constexpr size_t kShownArguments = 3;  // a message names the first few stray arguments
+
+// "unknown flag '--bogus'", "unexpected argument 'stray' and 1 more: 'words'".
+std::string describe_unexpected(const std::vector<std::string>& unexpected) {
+  if (unexpected.empty()) return "unexpected arguments";
+  const std::string& first = unexpected.front();
+  const bool flag = first.size() > 1 && first[0] == '-';
+  std::string text = fmt::format("{} '{}'", flag ? "unknown flag" : "unexpected argument",
+                                 for_terminal(first));
+  if (unexpected.size() == 1) return text;
+  std::vector<std::string> rest;
+  for (size_t i = 1; i < std::min(unexpected.size(), kShownArguments + 1); ++i)
+    rest.push_back(fmt::format("'{}'", for_terminal(unexpected[i])));
+  if (unexpected.size() > kShownArguments + 1) rest.push_back("...");
+  return fmt::format("{} and {} more: {}", text, unexpected.size() - 1, fmt::join(rest, " "));
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// CLI11's ArgumentMismatch texts, "NAME: 1 required TYPE missing", "NAME: At Most 1 required but
+// received 2" and "NAME was given a disallowed flag override", in our words; "" for another.
+std::string describe_mismatch(std::string_view text) {
+  constexpr std::string_view kOverride = " was given a disallowed flag override";
+  if (ends_with(text, kOverride)) {
+    const std::string_view name = text.substr(0, text.size() - kOverride.size());
+    return fmt::format("{}{} is a switch and takes no value", starts_with(name, "-") ? "" : "--",
+                       for_terminal(name));
+  }
+  const size_t colon = text.find(": ");
+  if (colon == std::string_view::npos) return "";
+  const std::string name = for_terminal(text.substr(0, colon));
+  const std::string_view detail = text.substr(colon + 2);
+  constexpr std::string_view kMissing = "1 required ", kMissingEnd = " missing";
+  if (starts_with(detail, kMissing) && ends_with(detail, kMissingEnd))
+    return fmt::format("{} needs a value ({})", name,
+                       for_terminal(detail.substr(kMissing.size(), detail.size() - kMissing.size() -
+                                                                       kMissingEnd.size())));
+  constexpr std::string_view kAtMostOne = "At Most 1 required but received ";
+  if (starts_with(detail, kAtMostOne))
+    return fmt::format("{} is given {} times; give it once", name,
+                       for_terminal(detail.substr(kAtMostOne.size())));
+  return "";
+}
+
+}  // namespace
+
+std::string describe_parse_error(const CLI::ParseError& error,
+                                 const std::vector<std::string>& unexpected,
+                                 std::string_view help_command) {
   std::string text = error.what();
   for (char& c : text)
     if (c == '\n') c = ' ';
-  return fmt::format("{}; see {}", for_terminal(text, 400), help_command);
+  std::string described;
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr)
+    described = describe_unexpected(unexpected);
+  else if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr)
+    described = describe_mismatch(text);
+  if (described.empty()) described = for_terminal(text, 400);
+  return fmt::format("{}; see {}", described, help_command);
 }
 
 }  // namespace mish

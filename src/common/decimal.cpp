@@ -76,11 +76,14 @@ uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t min, 
   return parse_integer<uint64_t>(text, what, min, max);
 }
 
-double parse_real(std::string_view text, std::string_view what, double min, double max) {
+double parse_real(std::string_view text, std::string_view what, double min, double max,
+                  bool min_excluded) {
   const bool unbounded =
       min == std::numeric_limits<double>::lowest() && max == std::numeric_limits<double>::max();
   const std::string expected =
-      unbounded ? "a finite decimal number" : fmt::format("a number from {} to {}", min, max);
+      unbounded      ? "a finite decimal number"
+      : min_excluded ? fmt::format("a number above {} and at most {}", min, max)
+                     : fmt::format("a number from {} to {}", min, max);
   if (text.empty()) refuse(text, what, "is empty", expected);
   if (!is_decimal_real(text)) refuse(text, what, "is not a decimal number", expected);
   double value = 0.0;
@@ -89,7 +92,8 @@ double parse_real(std::string_view text, std::string_view what, double min, doub
     refuse(text, what, "is beyond what a double holds (about 2.2e-308 to 1.8e308)", expected);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
     refuse(text, what, "is not a decimal number", expected);
-  if (value < min || value > max) refuse(text, what, "is out of range", expected);
+  if (value < min || (min_excluded && value == min) || value > max)
+    refuse(text, what, "is out of range", expected);
   return value == 0.0 ? 0.0 : value;  // -0 reads as 0
 }
 

@@ -22,9 +22,10 @@ int64_t parse_int(std::string_view text, std::string_view what,
                   int64_t max = std::numeric_limits<int64_t>::max());
 uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t min = 0,
                     uint64_t max = std::numeric_limits<uint64_t>::max());
-// The result is finite; -0 is read as 0.
+// The result is finite; -0 is read as 0. With `min_excluded`, `min` itself is out of range
+// ("expected a number above <min> and at most <max>").
 double parse_real(std::string_view text, std::string_view what,
                   double min = std::numeric_limits<double>::lowest(),
-                  double max = std::numeric_limits<double>::max());
+                  double max = std::numeric_limits<double>::max(), bool min_excluded = false);
 
 }  // namespace mish

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include <nlohmann/json.hpp>
+
 namespace mish {
 namespace {
 
@@ -99,7 +101,9 @@ bool append_markdown_punctuation(std::string& out, uint32_t c) {
   }
 }
 
-std::string escape(std::string_view text, size_t limit, bool markdown) {
+enum class Escape { terminal, markdown, composed };
+
+std::string escape(std::string_view text, size_t limit, Escape mode) {
   std::string out;
   size_t at = 0, shown = 0;
   for (; at < text.size() && shown < limit; ++shown) {
@@ -108,9 +112,9 @@ std::string escape(std::string_view text, size_t limit, bool markdown) {
       out += fmt::format("\\x{:02x}", c.value);
     } else if (is_control(c.value) || is_bidi_control(c.value)) {
       append_escaped_control(out, c.value);
-    } else if (c.value == '\\') {
+    } else if (c.value == '\\' && mode != Escape::composed) {
       out += "\\\\";
-    } else if (!(markdown && append_markdown_punctuation(out, c.value))) {
+    } else if (!(mode == Escape::markdown && append_markdown_punctuation(out, c.value))) {
       out.append(text.substr(at, c.bytes));
     }
     at += c.bytes;
@@ -128,8 +132,20 @@ std::string shortened(std::string_view text, size_t limit) {
   return fmt::format("{}… ({} bytes)", text.substr(0, at), text.size());
 }
 
-std::string for_terminal(std::string_view text, size_t limit) { return escape(text, limit, false); }
+std::string for_terminal(std::string_view text, size_t limit) {
+  return escape(text, limit, Escape::terminal);
+}
 
-std::string for_markdown(std::string_view text, size_t limit) { return escape(text, limit, true); }
+std::string for_markdown(std::string_view text, size_t limit) {
+  return escape(text, limit, Escape::markdown);
+}
+
+std::string json_for_terminal(const nlohmann::json& value, size_t limit) {
+  return shortened(value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace), limit);
+}
+
+std::string as_one_line(std::string_view message, size_t limit) {
+  return escape(message, limit, Escape::composed);
+}
 
 }  // namespace mish

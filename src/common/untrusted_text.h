@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace mish {
 
 constexpr size_t kNameEchoLimit = 80;   // backend, device, distribution names, flag values
@@ -22,6 +24,16 @@ std::string for_terminal(std::string_view text, size_t limit = kNameEchoLimit);
 // characters (never inside a UTF-8 sequence), not escaped: for composing a message that is
 // escaped as a whole later.
 std::string shortened(std::string_view text, size_t limit = kNameEchoLimit);
+
+// A message composed of parts already escaped with for_terminal, made safe to print as one line
+// whatever a part that was not escaped holds: escaped as for_terminal does, except that a
+// backslash is kept (it starts an escape made before, which must not be shown doubled).
+std::string as_one_line(std::string_view message, size_t limit);
+
+// A JSON value as JSON text in which every non-ASCII character is written \uXXXX (so no control
+// character or bidirectional override is left to escape), cut after `limit` characters: to quote
+// a value that a config file or an option gave.
+std::string json_for_terminal(const nlohmann::json& value, size_t limit = kNameEchoLimit);
 
 // for_terminal, and then Markdown punctuation is backslash-escaped (\|, \*, \`, \[, \#, ...) and
 // '<', '>', '&' become HTML entities, so that the result is literal text inside a table cell.

@@ -1,16 +1,12 @@
 #include "config/run_config.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
+#include "io/json_input.h"
 #include "settings/settings.h"
 
 namespace mish {
@@ -20,9 +16,8 @@ using nlohmann::json;
 
 // A config file larger or deeper than this is not a config file (the limits also keep parsing
 // and error messages, which walk the document recursively, off the stack's limit).
-constexpr std::streamoff kMaxConfigBytes = 16 << 20;
+constexpr size_t kMaxConfigBytes = 16 << 20;
 constexpr int kMaxConfigDepth = 64;
-struct TooDeep {};
 
 [[noreturn]] void refuse_unknown_key(const std::string& key, const std::set<std::string>& known,
                                      const std::string& where) {
@@ -109,33 +104,13 @@ void apply_config_json(const json& document, const std::string& source, RunConfi
 }
 
 void apply_config_file(const std::string& path, RunConfig& config) {
-  const std::string shown = for_terminal(path, kPathEchoLimit);
-  struct stat status {};
-  if (::stat(path.c_str(), &status) != 0)
-    throw UsageError(fmt::format("--config: cannot read '{}': {}", shown, std::strerror(errno)));
-  if (S_ISDIR(status.st_mode))
-    throw UsageError(fmt::format("--config: '{}' is a folder; give a JSON file", shown));
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw UsageError(fmt::format("--config: cannot read '{}'", shown));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad() || text.tellp() > kMaxConfigBytes)
-    throw UsageError(fmt::format("--config: '{}' is unreadable or larger than {} MiB", shown,
-                                 kMaxConfigBytes >> 20));
   json document;
   try {
-    document = json::parse(text.str(), [](int depth, json::parse_event_t, json&) {
-      if (depth > kMaxConfigDepth) throw TooDeep{};
-      return true;
-    });
-  } catch (const TooDeep&) {
-    throw UsageError(fmt::format("--config: '{}' nests deeper than {} levels; not a config file",
-                                 shown, kMaxConfigDepth));
-  } catch (const json::exception& error) {
-    throw UsageError(
-        fmt::format("--config: '{}' is not valid JSON: {}", shown, for_terminal(error.what())));
+    document = read_json_input(path, "config", {kMaxConfigBytes, kMaxConfigDepth});
+  } catch (const UsageError& error) {
+    throw UsageError(fmt::format("--config: {}", error.what()));
   }
-  apply_config_json(document, path, config);
+  apply_config_json(document, for_terminal(path, kPathEchoLimit), config);
 }
 
 void validate(const RunConfig& config) {

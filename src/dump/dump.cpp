@@ -1,10 +1,9 @@
 #include "dump/dump.h"
 
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "dump/npy.h"
+#include "io/output_file.h"
 
 namespace mish {
 
@@ -18,7 +17,17 @@ void dump_problem(const std::string& dir, const ProblemData& data) {
   // The problem itself, so other tools (numpy scripts) know what the arrays are.
   const nlohmann::json problem = {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},
                                   {"distribution", to_string(p.distribution)}};
-  std::ofstream(dump_folder(dir, p) + "/problem.json") << problem.dump(2) << '\n';
+  write_output_file(dump_folder(dir, p) + "/problem.json", "dump file", problem.dump(2) + '\n');
+}
+
+std::vector<std::string> dump_files(const std::string& dir, const Problem& problem,
+                                    const std::vector<std::string>& backends) {
+  std::vector<std::string> files = {dump_folder_name(dir, problem) + "/problem.json"};
+  for (const char* name : {"x", "w", "b", "y_reference"})
+    files.push_back(dump_file_name(dir, problem, name));
+  for (const std::string& backend : backends)
+    files.push_back(dump_file_name(dir, problem, "y_" + backend));
+  return files;
 }
 
 void dump_array(const std::string& dir, const Problem& problem, const std::string& name,

@@ -47,10 +47,14 @@ void write_npy(const std::string& path, const double* data, const std::vector<ui
   write_array(path, "<f8", data, sizeof(double), shape);
 }
 
+std::string dump_folder_name(const std::string& dir, const Problem& problem) {
+  return (std::filesystem::path(dir) / fmt::format("{}-{}-seed{}", problem.shape(),
+                                                   to_string(problem.distribution), problem.seed))
+      .string();
+}
+
 std::string dump_folder(const std::string& dir, const Problem& problem) {
-  const std::filesystem::path folder =
-      std::filesystem::path(dir) /
-      fmt::format("{}-{}-seed{}", problem.shape(), to_string(problem.distribution), problem.seed);
+  const std::filesystem::path folder = dump_folder_name(dir, problem);
   std::error_code error;
   std::filesystem::create_directories(folder, error);
   if (error)
@@ -59,8 +63,14 @@ std::string dump_folder(const std::string& dir, const Problem& problem) {
   return folder.string();
 }
 
+std::string dump_file_name(const std::string& dir, const Problem& problem,
+                           const std::string& name) {
+  return (std::filesystem::path(dump_folder_name(dir, problem)) / (name + ".npy")).string();
+}
+
 std::string dump_path(const std::string& dir, const Problem& problem, const std::string& name) {
-  return (std::filesystem::path(dump_folder(dir, problem)) / (name + ".npy")).string();
+  dump_folder(dir, problem);
+  return dump_file_name(dir, problem, name);
 }
 
 }  // namespace mish

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "common/errors.h"
+#include "common/untrusted_text.h"
 #include "plugins/plugin_text.h"
 #include "plugins/sha256.h"
 
@@ -170,30 +171,36 @@ constexpr unsigned kHostMachine = EM_PPC64;
 // Before dlopen, whose messages for these cases are cryptic ("invalid ELF header",
 // "wrong ELF class"): the file exists, is readable, and is a shared object for this machine.
 void check_file(const std::string& path) {
+  const std::string shown = for_terminal(path, kPathEchoLimit);
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (!fs::exists(status))
     throw UsageError(fmt::format("plugin '{}' does not exist: check the path given to --plugin "
                                  "(or in the config key plugins)",
-                                 path));
+                                 shown));
   if (fs::is_directory(status))
-    throw UsageError(fmt::format("plugin '{}' is a directory, not a shared library: {}", path,
+    throw UsageError(fmt::format("plugin '{}' is a directory, not a shared library: {}", shown,
                                  kBuildHint));
+  // Opening a FIFO would wait for a writer, reading a device would never end.
+  if (!fs::is_regular_file(status))
+    throw UsageError(fmt::format("plugin '{}' is not a regular file (a FIFO, a device or a "
+                                 "socket), not a shared library: {}",
+                                 shown, kBuildHint));
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw UsageError(fmt::format("cannot read plugin '{}': {}: check its permissions", path,
+    throw UsageError(fmt::format("cannot read plugin '{}': {}: check its permissions", shown,
                                  std::strerror(errno)));
   std::array<unsigned char, sizeof(Elf64_Ehdr)> header{};
   in.read(reinterpret_cast<char*>(header.data()), header.size());
   const size_t got = static_cast<size_t>(in.gcount());
   if (got < EI_NIDENT || std::memcmp(header.data(), ELFMAG, SELFMAG) != 0)
-    throw UsageError(fmt::format("plugin '{}' is not a shared library (no ELF header): {}", path,
+    throw UsageError(fmt::format("plugin '{}' is not a shared library (no ELF header): {}", shown,
                                  kBuildHint));
   const bool is_64 = header[EI_CLASS] == ELFCLASS64;
   const bool little = header[EI_DATA] == ELFDATA2LSB;
   const size_t fields_end = 20;  // e_type at 16, e_machine at 18 in both ELF classes
   if (got < fields_end)
-    throw UsageError(fmt::format("plugin '{}' is a truncated ELF file: rebuild it", path));
+    throw UsageError(fmt::format("plugin '{}' is a truncated ELF file: rebuild it", shown));
   const auto half = [&](size_t at) {
     return little ? unsigned(header[at]) | unsigned(header[at + 1]) << 8
                   : unsigned(header[at]) << 8 | unsigned(header[at + 1]);
@@ -204,12 +211,12 @@ void check_file(const std::string& path) {
     throw UsageError(fmt::format(
         "plugin '{}' is built for {} ({}-bit{}), but this mishbench runs on {} (64-bit): rebuild "
         "the plugin for this machine",
-        path, machine_name(machine), is_64 ? 64 : 32,
+        shown, machine_name(machine), is_64 ? 64 : 32,
         little == host_little ? "" : ", other byte order", machine_name(kHostMachine)));
   if (type != ET_DYN) {
     const char* kind = type == ET_EXEC ? "an executable" : type == ET_REL ? "an object file"
                                                                           : "not a shared object";
-    throw UsageError(fmt::format("plugin '{}' is {}, not a shared library: {}", path, kind,
+    throw UsageError(fmt::format("plugin '{}' is {}, not a shared library: {}", shown, kind,
                                  kBuildHint));
   }
 }
@@ -292,9 +299,10 @@ std::shared_ptr<const PluginLibrary> load_plugin(const std::string& path) {
   std::error_code error;
   library->path_ = fs::canonical(path, error).string();
   if (error)
-    throw UsageError(fmt::format("cannot resolve plugin path '{}': {}", path, error.message()));
+    throw UsageError(fmt::format("cannot resolve plugin path '{}': {}",
+                                 for_terminal(path, kPathEchoLimit), error.message()));
   library->sha256_ = sha256_file_hex(library->path_);
-  const std::string label = fmt::format("plugin '{}'", path);
+  const std::string label = fmt::format("plugin '{}'", for_terminal(path, kPathEchoLimit));
 
   dlerror();  // clear an earlier error
   library->handle_ = dlopen(library->path_.c_str(), RTLD_NOW | RTLD_LOCAL);

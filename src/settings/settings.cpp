@@ -78,6 +78,10 @@ Setting paths_setting(std::string flag, std::string key, std::string value_name,
   s.store = [what, field](RunConfig& c, const SettingValue& v, const std::string& where) {
     for (const std::string& path : std::get<std::vector<std::string>>(v)) {
       if (path.empty()) throw UsageError(fmt::format("{}: a {} path is empty", where, what));
+      // A file name cannot hold a NUL byte: the system would read the path only up to it.
+      if (path.find('\0') != std::string::npos)
+        throw UsageError(fmt::format("{}: the {} path '{}' holds a NUL byte", where, what,
+                                     for_terminal(path, kPathEchoLimit)));
       (c.*field).push_back(path);
     }
   };
@@ -356,8 +360,10 @@ std::vector<Setting> make_settings() {
   json_path.flag = "--json";
   json_path.value_name = "FILE";
   json_path.help = "Write the JSON report to FILE";
-  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
     c.json_path = std::get<std::string>(v);
+    // An empty path would read as "no report": refused rather than a run whose report is lost.
+    if (c.json_path.empty()) throw UsageError(fmt::format("{} '': the file name is empty", where));
   };
   table.push_back(json_path);
 
@@ -365,8 +371,9 @@ std::vector<Setting> make_settings() {
   dump.flag = "--dump";
   dump.value_name = "DIR";
   dump.help = "Write x, W, b, the reference and each y as .npy under DIR";
-  dump.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+  dump.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
     c.dump_dir = std::get<std::string>(v);
+    if (c.dump_dir.empty()) throw UsageError(fmt::format("{} '': the folder name is empty", where));
   };
   table.push_back(dump);
 
@@ -384,26 +391,14 @@ std::string expected_choices(const Setting& s) {
   return fmt::format("choose one of: {}", fmt::join(s.choices, ", "));
 }
 
-// Checks a number against the setting's bounds; `text` is the value as given.
-void check_open_minimum(const Setting& s, double value, const std::string& text,
-                        const std::string& where) {
-  if (s.real_min_open && value <= s.real_min)
-    throw UsageError(fmt::format("{}: '{}' is out of range; expected a number above {:g} and at "
-                                 "most {:g}",
-                                 where, for_terminal(text), s.real_min, s.real_max));
-}
-
 SettingValue parse_text(const Setting& s, const std::string& text, const std::string& where) {
   switch (s.kind) {
     case SettingKind::integer:
       return parse_int(text, where, s.int_min, s.int_max);
     case SettingKind::unsigned_:
       return parse_uint(text, where, 0, s.uint_max);
-    case SettingKind::real: {
-      const double value = parse_real(text, where, s.real_min, s.real_max);
-      check_open_minimum(s, value, text, where);
-      return value;
-    }
+    case SettingKind::real:
+      return parse_real(text, where, s.real_min, s.real_max, s.real_min_open);
     case SettingKind::choice:
       if (std::find(s.choices.begin(), s.choices.end(), text) == s.choices.end())
         throw UsageError(fmt::format("{}: unknown value '{}'; {}", where, for_terminal(text),
@@ -462,7 +457,7 @@ SettingValue parse_flag_value(const Setting& setting, const std::string& text) {
 SettingValue parse_config_value(const Setting& s, const json& value, const std::string& where) {
   const auto wrong_type = [&](const char* expected) {
     return UsageError(fmt::format("{} must be {}, got {}", where, expected,
-                                  for_terminal(value.dump())));
+                                  json_for_terminal(value)));
   };
   switch (s.kind) {
     case SettingKind::integer:

@@ -27,9 +27,10 @@ std::string take_file(const std::string& path) {
 }  // namespace
 
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
-                            int timeout_seconds) {
-  const std::string out_path = scratch + "/.mishbench-stdout",
+                            const ProcessOptions& options) {
+  const std::string captured_out = scratch + "/.mishbench-stdout",
                     err_path = scratch + "/.mishbench-stderr";
+  const std::string& out_path = options.stdout_path.empty() ? captured_out : options.stdout_path;
   std::vector<char*> argv;
   std::string program = MISHBENCH_BINARY;
   argv.push_back(program.data());
@@ -41,7 +42,9 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int in = ::open("/dev/null", O_RDONLY);
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = options.stdout_path.empty()
+                        ? ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                        : ::open(out_path.c_str(), O_WRONLY);
     const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0 || err < 0 || ::chdir(MISHBENCH_SOURCE_DIR) != 0) ::_exit(126);
     ::dup2(in, STDIN_FILENO);
@@ -50,9 +53,11 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  if (options.while_running) options.while_running(pid);
   ProcessResult result;
   int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
   while (::waitpid(pid, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       result.timed_out = true;
@@ -64,7 +69,7 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal_number = WTERMSIG(status);
-  result.out = take_file(out_path);
+  if (options.stdout_path.empty()) result.out = take_file(captured_out);
   result.err = take_file(err_path);
   return result;
 }

@@ -2,6 +2,9 @@
 // reach it byte for byte: quotes, newlines, empty strings), with stdin from /dev/null and a time
 // limit, and captures what it printed.
 #pragma once
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,8 +17,15 @@ struct ProcessResult {
   std::string out, err;
 };
 
+struct ProcessOptions {
+  int timeout_seconds = 60;
+  std::string stdout_path;  // a file stdout goes to; empty: captured into ProcessResult::out
+  // Called once the process runs (to watch it, signal it); the time limit applies after it.
+  std::function<void(pid_t pid)> while_running;
+};
+
 // `args` follow the program name; `scratch` is a folder for the captured output.
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
-                            int timeout_seconds = 60);
+                            const ProcessOptions& options = {});
 
 }  // namespace mish

@@ -114,6 +114,16 @@ TEST(Decimal, UnboundedRealSaysFinite) {
       std::string::npos);
 }
 
+TEST(Decimal, AnExcludedMinimumIsOutOfRangeAndSaidSo) {
+  EXPECT_DOUBLE_EQ(parse_real("1e-300", "--timeout", 0, 10, true), 1e-300);
+  for (const char* text : {"0", "-0", "nan"}) {
+    const std::string message =
+        thrown<UsageError>([&] { parse_real(text, "--timeout", 0, 10, true); });
+    EXPECT_NE(message.find("expected a number above 0 and at most 10"), std::string::npos)
+        << message;
+  }
+}
+
 TEST(Decimal, QuotedTextIsEscapedAndBounded) {
   const std::string message =
       thrown<UsageError>([] { parse_real("0.1\n# injected", "--alpha", 0, 1); });

@@ -1,30 +1,17 @@
-// Hostile and unusual inputs to the real mishbench binary, one table row each: the arguments,
-// any files the row needs, the exit code expected and a fragment of the message expected.
-// Every row also checks what must hold whatever the input: the process exits (no crash, no
-// hang), a failure is one line on stderr starting "mishbench", nothing it printed holds a raw
-// control character or runs past 64 KiB, no file that was there before changed unless the row
-// names it as an output, and no temporary file is left behind.
+// Hostile and unusual inputs to `mishbench compare`, one row each (the table and what every row
+// checks: hostile_table.h).
 //
-// To add a row: append a HostileInput to kHostileInputs below. In `args`, `says` and paths,
-// "{dir}" is the row's scratch folder, which starts with base.json and new.json (two reports of
-// one backend, same speed) and slower.json (5% slower); `setup` adds files.
+// To add a row: append a HostileInput to kHostileInputs below.
 #include <gtest/gtest.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "hostile_table.h"
 #include "mishbench_process.h"
 #include "report_fixture.h"
 
@@ -34,28 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Prepares files in the scratch folder; returns "" or why the row cannot run on this machine.
-using Setup = std::function<std::string(const fs::path& dir)>;
-
-struct HostileInput {
-  std::string name;               // the test's name: letters, digits, underscores
-  std::vector<std::string> args;  // after the program name
-  int exit_code;
-  std::string says;  // in stderr when the exit code is 2 or 3, else in stdout
-  Setup setup = nullptr;
-  std::vector<std::string> writes = {};  // files in {dir} the run may change or create
-};
-
 std::string read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
-
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-json base_report() { return make_report(noisy_samples(2.7, 1)); }
 
 // {dir}/<name>: base.json changed by `change`.
 Setup report(std::string name, std::function<void(json&)> change) {
@@ -67,92 +36,12 @@ Setup report(std::string name, std::function<void(json&)> change) {
   };
 }
 
-// {dir}/<name> holding `bytes` exactly.
-Setup text(std::string name, std::string bytes) {
-  return [name, bytes](const fs::path& dir) {
-    write_bytes(dir / name, bytes);
-    return std::string();
-  };
-}
-
 // {dir}/<name>: base.json as text with the last `find` replaced by `replacement`, for what a
 // JSON library would not write (1e3 for an integer, 1e999, NaN).
 Setup edited(std::string name, std::string find, std::string replacement) {
   std::string bytes = base_report().dump();
   bytes.replace(bytes.rfind(find), find.size(), replacement);
   return text(std::move(name), std::move(bytes));
-}
-
-Setup both(Setup first, Setup second) {
-  return [first, second](const fs::path& dir) {
-    const std::string why = first(dir);
-    return why.empty() ? second(dir) : why;
-  };
-}
-
-Setup non_root(Setup setup) {
-  return [setup](const fs::path& dir) {
-    return ::geteuid() == 0 ? std::string("root reads and writes whatever the permission bits say")
-                            : setup(dir);
-  };
-}
-
-Setup symlink(std::string target, std::string name) {
-  return [target, name](const fs::path& dir) {
-    fs::create_symlink(target, dir / name);
-    return std::string();
-  };
-}
-
-Setup hard_link(std::string target, std::string name) {
-  return [target, name](const fs::path& dir) {
-    fs::create_hard_link(dir / target, dir / name);
-    return std::string();
-  };
-}
-
-Setup folder(std::string name) {
-  return [name](const fs::path& dir) {
-    fs::create_directories(dir / name);
-    return std::string();
-  };
-}
-
-Setup chmod(std::string name, fs::perms perms) {
-  return [name, perms](const fs::path& dir) {
-    fs::permissions(dir / name, perms);
-    return std::string();
-  };
-}
-
-Setup unix_socket(std::string name) {
-  return [name](const fs::path& dir) {
-    const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::strncpy(address.sun_path, (dir / name).c_str(), sizeof(address.sun_path) - 1);
-    const int bound = ::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    ::close(sock);  // the socket file stays
-    return bound == 0 ? std::string() : std::string("cannot bind a socket: ") + strerror(errno);
-  };
-}
-
-// A private copy of a memory device (1,3 null; 1,7 full), never the system's node.
-Setup device_copy(std::string name, unsigned minor) {
-  return [name, minor](const fs::path& dir) {
-    if (::mknod((dir / name).c_str(), S_IFCHR | 0666, makedev(1, minor)) != 0)
-      return std::string("mknod is not allowed here: ") + strerror(errno);
-    std::ofstream probe(dir / name);
-    return probe ? std::string() : std::string("device nodes cannot be opened here");
-  };
-}
-
-Setup sparse_file(std::string name, uintmax_t bytes) {
-  return [name, bytes](const fs::path& dir) {
-    write_bytes(dir / name, "{");
-    fs::resize_file(dir / name, bytes);
-    return std::string();
-  };
 }
 
 json& first_result(json& r) { return r["results"][0]; }
@@ -402,7 +291,8 @@ const std::vector<HostileInput> kHostileInputs = {
      "devices differ: 'H100' vs 'NVIDIA H200'",
      report("r.json", [](json& r) { r["device"]["name"] = "H100"; })},
 
-    // Outputs: refused before any work when they cannot be written or are inputs.
+    // Outputs: refused before any work when they cannot be written or are inputs. A device node is
+    // written in place: not being among the row's writes, a replacement would show as a change.
     {"json_is_the_base", flag("--json", "{dir}/base.json"), 2,
      "--json '{dir}/base.json': is the same file as the input '{dir}/base.json'"},
     {"json_is_a_symlink_to_new", flag("--json", "{dir}/link.json"), 2,
@@ -440,20 +330,17 @@ const std::vector<HostileInput> kHostileInputs = {
      flag("--json", "{dir}/null"),
      0,
      "no regression",
-     device_copy("null", 3),
-     {"null"}},
+     device_copy("null", 3)},
     {"json_into_a_full_device_copy",
      flag("--json", "{dir}/full"),
      3,
      "writing comparison JSON '{dir}/full' failed: No space left on device",
-     device_copy("full", 7),
-     {"full"}},
+     device_copy("full", 7)},
     {"markdown_into_a_full_device_copy",
      flag("--markdown", "{dir}/full"),
      3,
      "appending to Markdown summary '{dir}/full' failed: No space left on device",
-     device_copy("full", 7),
-     {"full"}},
+     device_copy("full", 7)},
     {"json_replaces_an_old_file",
      flag("--json", "{dir}/out.json"),
      0,
@@ -468,107 +355,7 @@ const std::vector<HostileInput> kHostileInputs = {
      {"summary.md"}},
 };
 
-std::string with_dir(std::string text, const std::string& dir) {
-  for (size_t at; (at = text.find("{dir}")) != std::string::npos;) text.replace(at, 5, dir);
-  return text;
-}
-
-// Every file under `dir` (not following links) with its bytes, or its kind for special files.
-void snapshot_into(const fs::path& root, const fs::path& dir,
-                   std::map<std::string, std::string>& files) {
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    const std::string name = entry.path().lexically_relative(root).string();
-    const fs::file_status status = entry.symlink_status(error);
-    if (fs::is_symlink(status)) {
-      files[name] = "link to " + fs::read_symlink(entry.path(), error).string();
-    } else if (fs::is_directory(status)) {
-      files[name] = "folder";
-      snapshot_into(root, entry.path(), files);
-    } else if (fs::is_regular_file(status)) {
-      files[name] =
-          fs::file_size(entry.path()) > (1u << 26) ? "large file" : read_bytes(entry.path());
-    } else {
-      files[name] = "kind " + std::to_string(static_cast<int>(status.type()));
-    }
-  }
-}
-
-std::map<std::string, std::string> snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  snapshot_into(dir, dir, files);
-  return files;
-}
-
-bool has_raw_control_character(const std::string& text) {
-  for (const char c : text)
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f) return true;
-  return false;
-}
-
-class Hostile : public ::testing::TestWithParam<HostileInput> {
- protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() /
-          ("mish_hostile_" + std::to_string(::getpid()) + "_" + GetParam().name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    write_bytes(dir / "base.json", base_report().dump());
-    write_bytes(dir / "new.json", make_report(noisy_samples(2.7, 2)).dump());
-    write_bytes(dir / "slower.json", make_report(noisy_samples(2.7 * 1.05, 2)).dump());
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    for (const auto& entry : fs::recursive_directory_iterator(dir, ignored))
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::remove_all(dir, ignored);
-  }
-  fs::path dir;
-};
-
-TEST_P(Hostile, IsHandled) {
-  const HostileInput& row = GetParam();
-  if (row.setup) {
-    const std::string why = row.setup(dir);
-    if (!why.empty()) GTEST_SKIP() << why;
-  }
-  const std::map<std::string, std::string> before = snapshot(dir);
-  std::vector<std::string> args;
-  for (const std::string& arg : row.args) args.push_back(with_dir(arg, dir.string()));
-
-  const ProcessResult r = run_mishbench(args, dir.string());
-  ASSERT_FALSE(r.timed_out) << "hung";
-  ASSERT_EQ(r.signal_number, 0) << "killed by signal " << r.signal_number << "\n" << r.err;
-  EXPECT_EQ(r.exit_code, row.exit_code) << r.err << r.out.substr(0, 2000);
-  const std::string says = with_dir(row.says, dir.string());
-  const bool failed = row.exit_code >= 2;
-  const std::string& where = failed ? r.err : r.out;
-  EXPECT_NE(where.find(says), std::string::npos)
-      << "expected: " << says << "\nstderr: " << r.err << "\nstdout: " << r.out.substr(0, 2000);
-  if (row.exit_code == 2) EXPECT_EQ(r.out, "");  // refused before any work
-  if (failed) {
-    EXPECT_EQ(r.err.rfind("mishbench", 0), 0u) << r.err;
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "expected one line:\n" << r.err;
-  }
-  EXPECT_LT(r.out.size() + r.err.size(), 65536u);
-  EXPECT_FALSE(has_raw_control_character(r.out)) << r.out;
-  EXPECT_FALSE(has_raw_control_character(r.err)) << r.err;
-
-  std::map<std::string, std::string> after = snapshot(dir);
-  for (const auto& [name, content] : before) {
-    const bool written = std::find(row.writes.begin(), row.writes.end(), name) != row.writes.end();
-    ASSERT_TRUE(after.count(name)) << name << " was removed";
-    if (!written) EXPECT_TRUE(after[name] == content) << name << " changed";
-  }
-  for (const auto& [name, content] : after) {
-    const bool expected = before.count(name) ||
-                          std::find(row.writes.begin(), row.writes.end(), name) != row.writes.end();
-    EXPECT_TRUE(expected) << "left behind: " << name;
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Inputs, Hostile, ::testing::ValuesIn(kHostileInputs),
-                         [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Inputs, Hostile, ::testing::ValuesIn(kHostileInputs), row_name);
 
 // The outputs that the table lets a run write hold what they should.
 TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {

@@ -100,7 +100,7 @@ class SolutionRun {
     args.push_back(backends);
     args = joined(args, kSmallProblem);
     args = joined(args, {"--worker-timeout", "3", "--json", (dir_ / "report.json").string()});
-    result = run_mishbench(args, dir_.string(), 120);
+    result = run_mishbench(args, dir_.string(), ProcessOptions{120, {}, {}});
     unsetenv("XDG_CACHE_HOME");
     if (fs::exists(dir_ / "report.json")) report = read_json(dir_ / "report.json");
   }

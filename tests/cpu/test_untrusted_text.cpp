@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "common/untrusted_text.h"
 
 namespace mish {
@@ -23,6 +25,21 @@ TEST(UntrustedText, ControlCharactersBecomeVisibleEscapes) {
   EXPECT_EQ(for_terminal("c1\xc2\x9b"), "c1\\u009b");                // U+009B, the 8-bit CSI
   EXPECT_EQ(for_terminal("evil\xe2\x80\xaetxt"), "evil\\u202etxt");  // right-to-left override
   EXPECT_EQ(for_terminal("back\\slash"), "back\\\\slash");           // an escape cannot be faked
+}
+
+TEST(UntrustedText, ComposedMessagesKeepTheirEscapes) {
+  const std::string message = "unknown backend '" + for_terminal("a\nb\\") + "'";
+  EXPECT_EQ(as_one_line(message, 100), "unknown backend 'a\\nb\\\\'");  // not escaped again
+  EXPECT_EQ(as_one_line("raw\nline\x1b", 100), "raw\\nline\\x1b");  // what was not, is
+  EXPECT_EQ(as_one_line(std::string(10, 'x'), 4), "xxxx… (10 bytes)");
+}
+
+TEST(UntrustedText, JsonValuesAreQuotedAsAsciiJson) {
+  EXPECT_EQ(json_for_terminal(nlohmann::json(std::string("a\0\xe2\x80\xae", 5))),
+            "\"a\\u0000\\u202e\"");
+  EXPECT_EQ(json_for_terminal(nlohmann::json(std::string("\xff"))), "\"\\ufffd\"");
+  EXPECT_EQ(json_for_terminal(nlohmann::json(std::string(100, 'x')), 10),
+            "\"xxxxxxxxx… (102 bytes)");
 }
 
 TEST(UntrustedText, BytesThatAreNotUtf8AreEscaped) {

@@ -151,6 +151,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   try {
     const RunOutcome outcome = run_benchmark(config, select_backends(table, config.backends));
     print_table(stdout, outcome);
+    print_node_summary(stdout, outcome);
     if (!config.json_path.empty()) {
       const std::vector<std::string> args(argv, argv + argc);
       write_json_atomically(config.json_path, build_report(outcome, config, args));

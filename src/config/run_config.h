@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/device_selection.h"
 #include "problem/problem.h"
 #include "timing/sampling.h"
 #include "worker/limits.h"
@@ -35,6 +36,9 @@ struct RunConfig {
   std::vector<std::string> plugins;  // plugin libraries (--plugin)
   Isolation isolate = Isolation::automatic;
   WorkerLimits worker_limits;
+  // The CUDA devices the device backends run on, and whether several of them run at once.
+  DeviceSelection devices;
+  bool devices_parallel = false;
 };
 
 // Applies a parsed config document; throws UsageError naming `source` and the offending key on

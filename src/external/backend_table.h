@@ -12,6 +12,10 @@ namespace mish {
 // name is already taken (a built-in's, another plugin's).
 BackendTable build_backend_table(const RunConfig& config);
 
+// Marks every built-in backend of `table` to run in a worker process of its own (what
+// --isolate=all does, and what a run on several devices does with every device backend).
+void isolate_builtins(BackendTable& table);
+
 // This program's own path, to start workers of it.
 std::string own_executable();
 

@@ -325,6 +325,50 @@ std::vector<Setting> make_settings() {
   worker_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.step.count()); };
   table.push_back(worker_timeout);
 
+  Setting devices;
+  devices.flag = "--devices";
+  devices.key = "devices";
+  devices.report_key = "devices";
+  devices.value_name = "LIST";
+  devices.help = "CUDA devices to run the device backends on: indices such as 0,2, or 'all'";
+  devices.kind = SettingKind::text;
+  devices.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.devices = parse_device_selection(std::get<std::string>(v), where);
+  };
+  // A config file may also give the indices as numbers: [0, 2].
+  devices.store_json = [](RunConfig& c, const json& value, const std::string& where) {
+    if (value.is_string()) {
+      c.devices = parse_device_selection(value.get<std::string>(), where);
+      return;
+    }
+    const auto wrong = [&] {
+      return UsageError(fmt::format("{} must be \"all\", a string like \"0,2\" or an array of "
+                                    "device indices, got {}",
+                                    where, for_terminal(value.dump())));
+    };
+    if (!value.is_array()) throw wrong();
+    std::vector<int64_t> indices;
+    for (const json& item : value) {
+      if (!item.is_number_integer()) throw wrong();
+      constexpr int64_t kLargest = std::numeric_limits<int64_t>::max();  // out of range anyway
+      indices.push_back(item.is_number_unsigned() && item.get<uint64_t>() > uint64_t(kLargest)
+                            ? kLargest
+                            : item.get<int64_t>());
+    }
+    c.devices = device_selection_from(indices, where);
+  };
+  devices.show = [](const RunConfig& c) { return json(to_string(c.devices)); };
+  table.push_back(devices);
+
+  Setting devices_parallel = switch_setting(
+      "--devices-parallel", "devices_parallel",
+      "With several devices, run them all at once (a busy node) instead of one after another");
+  devices_parallel.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.devices_parallel = std::get<bool>(v);
+  };
+  devices_parallel.show = [](const RunConfig& c) { return json(c.devices_parallel); };
+  table.push_back(devices_parallel);
+
   Setting json_path;
   json_path.flag = "--json";
   json_path.value_name = "FILE";

@@ -24,6 +24,7 @@ CompareSettings settings_from(const CompareFlags& f) {
   if (f.threshold) settings.threshold = parse_real(*f.threshold, "--threshold", 0.0, 1.0);
   if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
   settings.allow_device_mismatch = f.allow_device_mismatch;
+  if (f.match_devices) settings.match = parse_device_match(*f.match_devices);
   return settings;
 }
 
@@ -79,6 +80,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
       ->type_name("FRACTION");
   compare->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
                     "Compare reports taken on different devices");
+  compare
+      ->add_option("--match-devices", f.match_devices,
+                   "Pair results of reports with devices by CUDA device index (default) or by "
+                   "device UUID (the same card)")
+      ->type_name("index|uuid");
   compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
       ->type_name("FILE");
   compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
@@ -87,6 +93,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
 Examples:
   mishbench compare results/baselines/h200.json new.json
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
+  mishbench compare node-monday.json node-friday.json --match-devices uuid
 
 Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or stopped
             verifying, 2 unusable input (unreadable, not a report, different devices, a bad

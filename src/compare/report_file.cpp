@@ -67,7 +67,7 @@ std::string read_whole(const std::string& path, const std::string& shown) {
 
 }  // namespace
 
-json load_report(const std::string& path) {
+json load_report(const std::string& path, std::string_view command) {
   const std::string shown = for_terminal(path, kPathEchoLimit);
   const std::string text = read_whole(path, shown);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -95,7 +95,7 @@ json load_report(const std::string& path) {
     throw UsageError(fmt::format("'{}' is not a usable mishbench report: {}", shown,
                                  for_terminal(check.errors.front(), kMessageLimit)));
   for (const std::string& warning : check.warnings)
-    fmt::print(stderr, "mishbench compare: warning: '{}': {}\n", shown,
+    fmt::print(stderr, "mishbench {}: warning: '{}': {}\n", command, shown,
                for_terminal(warning, kMessageLimit));
   return report;
 }

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -12,6 +10,7 @@
 #include "common/version.h"
 #include "report/figures.h"
 #include "report/node_summary.h"
+#include "report/timestamp.h"
 #include "settings/settings.h"
 #include "io/output_file.h"
 #include "timing/peaks.h"
@@ -20,15 +19,6 @@ namespace mish {
 namespace {
 
 using nlohmann::json;
-
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 json problem_json(const Problem& p) {
   return {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},

@@ -74,6 +74,53 @@ class PlotTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(out, "time.png")))
             self.assertFalse(os.path.exists(os.path.join(out, "sweep.png")))
 
+    def node_report(self, medians):
+        """A report of one node (schema 1.3): fused on each device, cpu on the host."""
+        devices = [{"name": "NVIDIA H200", "ordinal": d, "host_index": 0,
+                    "uuid": f"GPU-00000000-0000-4000-8000-{d:012x}"} for d in range(len(medians))]
+        rows = []
+        for d, median in enumerate(medians):
+            row = result("fused", 1024, median, 1e-5)
+            row["device_index"] = d
+            rows.append(row)
+        cpu = result("cpu", 1024, 150.0, 1e-6)
+        cpu["device_index"] = None
+        rows.append(cpu)
+        return {"schema_version": "1.3.0", "hosts": [{"hostname": "node-a"}],
+                "device": devices[0], "devices": devices, "results": rows}
+
+    def test_several_devices_draw_one_bar_per_device(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "node.json")
+            with open(path, "w") as f:
+                json.dump(self.node_report([2.7, 2.7, 2.97]), f)
+            out = os.path.join(tmp, "plots")
+            done = self.run_plot(path, "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(os.path.join(out, "time.svg")) as f:
+                svg = f.read()
+            for label in ("gpu 0", "gpu 1", "gpu 2", "host", "one bar per device", "3 devices"):
+                self.assertIn(label, svg)
+            self.assertGreater(matplotlib.image.imread(os.path.join(out, "time.png")).std(), 0.01)
+            with open(os.path.join(out, "accuracy.svg")) as f:
+                self.assertIn("fused (gpu 2)", f.read())
+
+    def test_one_device_beside_an_older_report_keeps_one_bar_per_backend(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            node = os.path.join(tmp, "node.json")
+            with open(node, "w") as f:
+                json.dump(self.node_report([2.7]), f)
+            older = os.path.join(tmp, "torch.json")
+            with open(older, "w") as f:
+                json.dump(report([result("torch-eager", 1024, 2.74, 1e-5)]), f)
+            out = os.path.join(tmp, "plots")
+            self.assertEqual(self.run_plot(node, older, "--out", out).returncode, 0)
+            with open(os.path.join(out, "time.svg")) as f:
+                svg = f.read()
+            self.assertIn("torch-eager", svg)
+            self.assertNotIn("one bar per device", svg)
+            self.assertNotIn("gpu 0", svg)
+
     def test_bad_input_exits_2(self):
         with tempfile.TemporaryDirectory() as tmp:
             bad = os.path.join(tmp, "bad.json")

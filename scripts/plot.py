@@ -280,7 +280,8 @@ def main(argv):
                       if r["_label"] != r["backend"] and r["_device_label"] != "host"]
         labels = {r["_device_label"] for r in on_devices}
         models = sorted({r["_device"] for r in on_devices})
-        device = f"{len(labels)} devices ({', '.join(models)})" if labels else selected[0]["_device"]
+        device = (f"{len(labels)} devices ({', '.join(models)})" if labels
+                  else selected[0]["_device"])
         title = f"y = mish(mish(x·Wᵀ + b)), {chosen} (M×N×K), {device}"
         written = plot_time(selected, title, args.out)
         written += plot_accuracy(selected, title, args.out, atol=1e-4)

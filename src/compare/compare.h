@@ -1,7 +1,7 @@
-// `mishbench compare BASE.json NEW.json`: matches results by (problem, backend, device) and decides, per
-// pair, FASTER / SLOWER / SAME / UNSURE from the raw samples (bootstrap interval of the median
-// ratio and a Mann-Whitney test) and a minimum effect size; a backend that verified in BASE and
-// fails in NEW is a correctness regression. Rules in docs/compare.md.
+// `mishbench compare BASE.json NEW.json`: matches results by (problem, backend, device) and
+// decides, per pair, FASTER / SLOWER / SAME / UNSURE from the raw samples (bootstrap interval of
+// the median ratio and a Mann-Whitney test) and a minimum effect size; a backend that verified in
+// BASE and fails in NEW is a correctness regression. Rules in docs/compare.md.
 #pragma once
 #include <string>
 #include <vector>

@@ -228,7 +228,8 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("results[{}]", i);
     ReportResult r = read_result(in, results[i], where, devices);
-    const auto [seen, fresh] = first_seen.emplace(std::make_tuple(r.problem, r.backend, r.device), i);
+    const auto [seen, fresh] =
+        first_seen.emplace(std::make_tuple(r.problem, r.backend, r.device), i);
     if (!fresh)
       in.refuse(where,
                 fmt::format("repeats backend '{}' on problem {}{} (results[{}]); a report "

@@ -32,8 +32,8 @@ DeviceSelection device_selection_from(const std::vector<int64_t>& indices,
     const int device = static_cast<int>(index);
     if (std::find(selection.indices.begin(), selection.indices.end(), device) !=
         selection.indices.end())
-      throw UsageError(fmt::format("{} lists device {} twice; give each device once", where,
-                                   device));
+      throw UsageError(
+          fmt::format("{} lists device {} twice; give each device once", where, device));
     selection.indices.push_back(device);
   }
   return selection;
@@ -50,15 +50,16 @@ DeviceSelection parse_device_selection(std::string_view text, const std::string&
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    const std::string_view part =
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view part = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (part == "all")
-      throw UsageError(fmt::format("{} '{}': 'all' stands alone; it cannot be combined with "
-                                   "indices",
-                                   where, for_terminal(text)));
+      throw UsageError(
+          fmt::format("{} '{}': 'all' stands alone; it cannot be combined with "
+                      "indices",
+                      where, for_terminal(text)));
     if (part.empty())
-      throw UsageError(fmt::format("{} '{}' has an empty entry; {}", where, for_terminal(text),
-                                   kExpected));
+      throw UsageError(
+          fmt::format("{} '{}' has an empty entry; {}", where, for_terminal(text), kExpected));
     indices.push_back(parse_int(part, where, 0, kMaxDeviceIndex));
     if (comma == std::string_view::npos) break;
     start = comma + 1;

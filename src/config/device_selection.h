@@ -13,8 +13,8 @@ namespace mish {
 constexpr int64_t kMaxDeviceIndex = 1023;
 
 struct DeviceSelection {
-  bool all = false;              // every visible device, in index order
-  std::vector<int> indices{0};   // in the order given; unused when `all`
+  bool all = false;             // every visible device, in index order
+  std::vector<int> indices{0};  // in the order given; unused when `all`
 };
 
 // "all" alone, or decimal indices separated by commas ("0", "0,2,3"), each at most once.
@@ -22,7 +22,8 @@ struct DeviceSelection {
 DeviceSelection parse_device_selection(std::string_view text, const std::string& where);
 
 // The same checks for indices given as numbers (a config file's array).
-DeviceSelection device_selection_from(const std::vector<int64_t>& indices, const std::string& where);
+DeviceSelection device_selection_from(const std::vector<int64_t>& indices,
+                                      const std::string& where);
 
 // "all", "0", "0,2": the selection as the report's settings show it.
 std::string to_string(const DeviceSelection& selection);

@@ -41,8 +41,7 @@ size_t index_at(const MergeInput& input, const json& object, const char* key, si
   const bool valid = object.is_object() && object.contains(key) &&
                      object[key].is_number_integer() && object[key].get<int64_t>() >= 0 &&
                      object[key].get<uint64_t>() < limit;
-  if (!valid)
-    refuse(input, fmt::format("{}.{} must be an index below {}", where, key, limit));
+  if (!valid) refuse(input, fmt::format("{}.{} must be an index below {}", where, key, limit));
   return object[key].get<size_t>();
 }
 
@@ -140,8 +139,8 @@ json sources_of(const json& report, size_t host_offset) {
 }  // namespace
 
 const std::vector<std::string> kMergedSettings = {
-    "warmup", "iters",   "stopping", "min_time_s",      "max_noise",      "timeout_s",
-    "l2",     "graph",   "atol",     "rtol",            "include_prepack", "backend_options"};
+    "warmup", "iters", "stopping", "min_time_s", "max_noise",       "timeout_s",
+    "l2",     "graph", "atol",     "rtol",       "include_prepack", "backend_options"};
 
 json merge_reports(const std::vector<MergeInput>& inputs, const std::vector<std::string>& argv) {
   if (inputs.empty()) throw UsageError("merge needs at least one report");

@@ -19,7 +19,7 @@ namespace mish {
 extern const std::vector<std::string> kMergedSettings;
 
 struct MergeInput {
-  std::string label;  // the path, as given
+  std::string label;      // the path, as given
   nlohmann::json report;  // passed check_report
 };
 

@@ -80,7 +80,7 @@ struct BackendResult : TimedSeries {
   std::vector<TimingAudit> timing_audits;
   std::vector<InputChange> inputs_changed;
   std::vector<OtherProcess> other_processes;
-  std::optional<size_t> device;  // where it ran: an index into RunOutcome::devices; empty on the host
+  std::optional<size_t> device;  // where it ran: an index into RunOutcome::devices; none: host
 };
 
 struct ProblemRun {

@@ -22,8 +22,7 @@ bool NodeSummaryRow::flagged() const {
                      [](const DeviceStanding& d) { return d.deviation != Deviation::none; });
 }
 
-std::vector<NodeSummaryRow> summarize_node(const std::vector<DeviceTiming>& timings,
-                                           double band) {
+std::vector<NodeSummaryRow> summarize_node(const std::vector<DeviceTiming>& timings, double band) {
   // Grouped by (problem, backend), the groups in the order the rows come out.
   std::vector<std::pair<size_t, std::string>> order;
   std::map<std::pair<size_t, std::string>, std::vector<const DeviceTiming*>> groups;
@@ -40,8 +39,9 @@ std::vector<NodeSummaryRow> summarize_node(const std::vector<DeviceTiming>& timi
   for (const auto& key : order) {
     std::vector<const DeviceTiming*> group = groups.at(key);
     if (group.size() < 2) continue;
-    std::stable_sort(group.begin(), group.end(),
-                     [](const DeviceTiming* a, const DeviceTiming* b) { return a->device < b->device; });
+    std::stable_sort(group.begin(), group.end(), [](const DeviceTiming* a, const DeviceTiming* b) {
+      return a->device < b->device;
+    });
     std::vector<double> medians;
     for (const DeviceTiming* t : group) medians.push_back(t->median_ms);
     NodeSummaryRow row;
@@ -54,8 +54,10 @@ std::vector<NodeSummaryRow> summarize_node(const std::vector<DeviceTiming>& timi
       DeviceStanding standing;
       standing.timing = *t;
       standing.ratio = row.node_median_ms > 0 ? t->median_ms / row.node_median_ms : 1.0;
-      if (t->ci_low_ms > slow_edge) standing.deviation = Deviation::slow;
-      else if (t->ci_high_ms < fast_edge) standing.deviation = Deviation::fast;
+      if (t->ci_low_ms > slow_edge)
+        standing.deviation = Deviation::slow;
+      else if (t->ci_high_ms < fast_edge)
+        standing.deviation = Deviation::fast;
       row.devices.push_back(std::move(standing));
     }
     rows.push_back(std::move(row));

@@ -206,7 +206,8 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
   report["host"] = to_json(outcome.host);
   report["hosts"] = json::array({report["host"]});
   report["devices"] = json::array();
-  for (const DeviceRecord& device : outcome.devices) report["devices"].push_back(device_json(device));
+  for (const DeviceRecord& device : outcome.devices)
+    report["devices"].push_back(device_json(device));
   // The first device, as reports before 1.3 name the one device they ran on.
   report["device"] = outcome.devices.empty() ? json(nullptr) : report["devices"][0];
   const DeviceRecord* first_device = outcome.devices.empty() ? nullptr : &outcome.devices[0];

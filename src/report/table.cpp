@@ -23,7 +23,8 @@ std::string percent_of_peak(const Problem& p, const BackendResult& r, const Devi
 }
 
 // The median over the problem's roofline bound (the larger of its memory and compute floors).
-std::string multiple_of_floor(const Problem& p, const BackendResult& r, const DeviceRecord* device) {
+std::string multiple_of_floor(const Problem& p, const BackendResult& r,
+                              const DeviceRecord* device) {
   if (r.stats.count == 0) return "-";
   const std::optional<double> floor = floors_of(p, r.math_mode, device).floor_ms();
   return floor ? fmt::format("{:.2f}x", r.stats.median / *floor) : "-";
@@ -113,8 +114,8 @@ std::string device_heading(const DeviceRecord& device) {
 
 void print_bandwidths(std::FILE* out, const DeviceRecord& device, const std::string& prefix) {
   if (!device.copy_bandwidth) return;
-  fmt::print(out, "{}device copy bandwidth {:.0f} GB/s (read + write), read {:.0f} GB/s{}\n", prefix,
-             device.copy_bandwidth->gb_per_s,
+  fmt::print(out, "{}device copy bandwidth {:.0f} GB/s (read + write), read {:.0f} GB/s{}\n",
+             prefix, device.copy_bandwidth->gb_per_s,
              device.read_bandwidth ? device.read_bandwidth->gb_per_s : 0.0,
              device.max_sm_mhz ? fmt::format(", max SM clock {} MHz", *device.max_sm_mhz) : "");
 }
@@ -171,12 +172,14 @@ void print_node_summary(std::FILE* out, const RunOutcome& outcome) {
     for (const DeviceStanding& d : row.devices) {
       const DeviceInfo& info = outcome.devices.at(d.timing.device).info;
       flagged += d.deviation != Deviation::none ? 1 : 0;
-      fmt::print(out, "    gpu {:<3} {:>10.4f} ms {:>7.3f}x  {:<5}{}\n", info.ordinal,
-                 d.timing.median_ms, d.ratio,
-                 d.deviation == Deviation::slow   ? "SLOW"
-                 : d.deviation == Deviation::fast ? "FAST"
-                                                  : "",
-                 throttling(d.timing));
+      std::string line = fmt::format("    gpu {:<3} {:>10.4f} ms {:>7.3f}x  {:<5}{}", info.ordinal,
+                                     d.timing.median_ms, d.ratio,
+                                     d.deviation == Deviation::slow   ? "SLOW"
+                                     : d.deviation == Deviation::fast ? "FAST"
+                                                                      : "",
+                                     throttling(d.timing));
+      line.erase(line.find_last_not_of(' ') + 1);
+      fmt::print(out, "{}\n", line);
     }
   }
   fmt::print(out, "  {}\n",

@@ -31,8 +31,9 @@ uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2M
   return problem.io_bytes() + l2_flush_bytes(device.l2_bytes, l2);
 }
 
-std::unique_ptr<DeviceContext> open_device_context(int ordinal, const std::vector<Problem>& problems,
-                                                   L2Mode l2, bool quiet, const std::string& label) {
+std::unique_ptr<DeviceContext> open_device_context(int ordinal,
+                                                   const std::vector<Problem>& problems, L2Mode l2,
+                                                   bool quiet, const std::string& label) {
   std::string why;
   const std::optional<DeviceInfo> device = query_device(ordinal, &why);
   if (!device) {

@@ -49,7 +49,8 @@ uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2M
 // Opens CUDA device `ordinal`, which becomes the calling thread's current device. Throws
 // EnvironmentError when it cannot be used or a problem does not fit in its memory. `quiet`: no
 // status lines on stderr; `label` starts them ("gpu 1: " in a run on several devices).
-std::unique_ptr<DeviceContext> open_device_context(int ordinal, const std::vector<Problem>& problems,
-                                                   L2Mode l2, bool quiet, const std::string& label);
+std::unique_ptr<DeviceContext> open_device_context(int ordinal,
+                                                   const std::vector<Problem>& problems, L2Mode l2,
+                                                   bool quiet, const std::string& label);
 
 }  // namespace mish

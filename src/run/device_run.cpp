@@ -35,8 +35,8 @@ std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEn
 DeviceRun::DeviceRun(const RunConfig& config, BackendTable backends, DeviceRunPlan plan)
     : config_(config), backends_(std::move(backends)), plan_(std::move(plan)) {
   if (plan_.ordinal)
-    gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.sampling.l2,
-                               config_.quiet, plan_.label);
+    gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.sampling.l2, config_.quiet,
+                               plan_.label);
   for (const BackendEntry& entry : backends_)
     executors_.push_back(make_executor(config_, entry, gpu_.get(), plan_.ordinal.value_or(0)));
 }
@@ -88,8 +88,7 @@ std::vector<BackendResult> DeviceRun::run(const ProblemData& data,
       else
         buffers = std::make_unique<HostProblemBuffers>(data);
     }
-    if (!config_.quiet)
-      fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
+    if (!config_.quiet) fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
     BackendResult result = run_steps(env, *buffers, *executors_[i], info);
     if (on_device) result.device = plan_.device_index;
     results.push_back(std::move(result));

@@ -63,7 +63,8 @@ nlohmann::json node_report(const SyntheticNode& node) {
   RunConfig config;
   config.sampling.iters = 100;
   config.devices = parse_device_selection("all", "--devices");
-  const nlohmann::json report = build_report(node_outcome(node), config, {"mishbench", "--devices", "all"});
+  const nlohmann::json report =
+      build_report(node_outcome(node), config, {"mishbench", "--devices", "all"});
   return nlohmann::json::parse(report.dump());
 }
 

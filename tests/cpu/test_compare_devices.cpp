@@ -87,7 +87,8 @@ TEST(CompareDevices, AOneDeviceReportComparesWithAnOlderOneAsBefore) {
     EXPECT_EQ(note.find("devices differ"), std::string::npos) << note;
   const std::string markdown = to_markdown(outcome, CompareSettings{});
   EXPECT_NE(markdown.find("| backend | problem | status |"), std::string::npos) << markdown;
-  const std::string refused = thrown<UsageError>([&] { compare(old_report, today, DeviceMatch::uuid); });
+  const std::string refused =
+      thrown<UsageError>([&] { compare(old_report, today, DeviceMatch::uuid); });
   EXPECT_NE(refused.find("'base.json' does not record device UUIDs"), std::string::npos) << refused;
 }
 
@@ -97,7 +98,8 @@ TEST(CompareDevices, AMergedReportOfSeveralHostsNeedsUuids) {
   b.uuid_base = 10;
   const json merged =
       merge_reports({{"a.json", node_report(a)}, {"b.json", node_report(b)}}, {"mishbench"});
-  const std::string refused = thrown<UsageError>([&] { compare(merged, merged, DeviceMatch::index); });
+  const std::string refused =
+      thrown<UsageError>([&] { compare(merged, merged, DeviceMatch::index); });
   EXPECT_NE(refused.find("compare it with --match-devices uuid"), std::string::npos) << refused;
   const CompareOutcome outcome = compare(merged, merged, DeviceMatch::uuid);
   EXPECT_EQ(outcome.rows.size(), 6u);  // fused on four cards, cpu by each host's name

@@ -73,7 +73,8 @@ TEST(DeviceReport, SpeedupIsAgainstSeparateOnTheSameDevice) {
     run.results.push_back(separate);
   }
   const json r = json::parse(build_report(outcome, RunConfig{}, {"mishbench"}).dump());
-  const double fused0 = r["results"][0]["timing"]["median_ms"], fused1 = r["results"][1]["timing"]["median_ms"];
+  const double fused0 = r["results"][0]["timing"]["median_ms"],
+               fused1 = r["results"][1]["timing"]["median_ms"];
   EXPECT_NEAR(r["results"][0]["speedup_vs_separate"].get<double>(), 5.4 / fused0, 1e-9);
   EXPECT_NEAR(r["results"][1]["speedup_vs_separate"].get<double>(), 8.1 / fused1, 1e-9);
   const double cpu = r["results"][2]["timing"]["median_ms"];

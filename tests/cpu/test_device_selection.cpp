@@ -50,16 +50,19 @@ TEST_P(DeviceSelectionRefuses, WithAMessageNamingTheFlag) {
 
 INSTANTIATE_TEST_SUITE_P(
     BadLists, DeviceSelectionRefuses,
-    ::testing::Values(Refused{"", "empty entry"}, Refused{"0,,1", "empty entry"},
-                      Refused{"0,", "empty entry"}, Refused{",0", "empty entry"},
-                      Refused{"1,1", "lists device 1 twice"}, Refused{"1,01", "lists device 1 twice"},
-                      Refused{"all,1", "'all' stands alone"}, Refused{"0,all", "'all' stands alone"},
-                      Refused{"ALL", "not a decimal integer"}, Refused{"-1", "out of range"},
-                      Refused{"+1", "not a decimal integer"}, Refused{" 1", "not a decimal integer"},
-                      Refused{"1 ,2", "not a decimal integer"}, Refused{"0x1", "not a decimal integer"},
-                      Refused{"1.0", "not a decimal integer"}, Refused{"gpu0", "not a decimal integer"},
-                      Refused{"1024", "out of range"}, Refused{"99999999999999999999", "out of range"}),
-    [](const ::testing::TestParamInfo<Refused>& info) { return "case" + std::to_string(info.index); });
+    ::testing::Values(
+        Refused{"", "empty entry"}, Refused{"0,,1", "empty entry"}, Refused{"0,", "empty entry"},
+        Refused{",0", "empty entry"}, Refused{"1,1", "lists device 1 twice"},
+        Refused{"1,01", "lists device 1 twice"}, Refused{"all,1", "'all' stands alone"},
+        Refused{"0,all", "'all' stands alone"}, Refused{"ALL", "not a decimal integer"},
+        Refused{"-1", "out of range"}, Refused{"+1", "not a decimal integer"},
+        Refused{" 1", "not a decimal integer"}, Refused{"1 ,2", "not a decimal integer"},
+        Refused{"0x1", "not a decimal integer"}, Refused{"1.0", "not a decimal integer"},
+        Refused{"gpu0", "not a decimal integer"}, Refused{"1024", "out of range"},
+        Refused{"99999999999999999999", "out of range"}),
+    [](const ::testing::TestParamInfo<Refused>& info) {
+      return "case" + std::to_string(info.index);
+    });
 
 TEST(DeviceSelection, ResolvesAgainstTheDeviceCount) {
   EXPECT_EQ(resolve_devices(parse("all"), 1), std::vector<int>{0});
@@ -84,13 +87,15 @@ TEST(DeviceSelection, ConfigFileTakesAStringOrAnArrayOfIndices) {
   EXPECT_EQ(config.devices.indices, (std::vector<int>{2, 3}));
   apply_config_json(json{{"devices", "all"}}, "c.json", config);
   EXPECT_TRUE(config.devices.all);
-  for (const json& bad : {json::array({0, 0}), json::array({-1}), json::array({1.5}),
-                          json::array({"0"}), json::array(), json(3), json(true),
-                          json::array({uint64_t(1) << 63})}) {
+  for (const json& bad :
+       {json::array({0, 0}), json::array({-1}), json::array({1.5}), json::array({"0"}),
+        json::array(), json(3), json(true), json::array({uint64_t(1) << 63})}) {
     RunConfig other;
-    const std::string message =
-        thrown<UsageError>([&] { apply_config_json(json{{"devices", bad}}, "c.json", other); });
-    EXPECT_NE(message.find("c.json: 'devices'"), std::string::npos) << bad.dump() << ": " << message;
+    const std::string message = thrown<UsageError>([&] {
+      apply_config_json(json{{"devices", bad}}, "c.json", other);
+    });
+    EXPECT_NE(message.find("c.json: 'devices'"), std::string::npos)
+        << bad.dump() << ": " << message;
   }
 }
 

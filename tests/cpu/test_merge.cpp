@@ -96,8 +96,9 @@ TEST(Merge, MergesMergedReportsAndHostOnlyRuns) {
 TEST(Merge, RefusesOtherSchemaVersions) {
   json older = node("node-b", {2.7}, 10);
   older["schema_version"] = "1.2.0";
-  EXPECT_NE(refusal({node("node-a", {2.7}, 0), older}).find("'node1.json': schema 1.2.0 does not "
-                                                            "say which device each result ran on"),
+  EXPECT_NE(refusal({node("node-a", {2.7}, 0), older})
+                .find("'node1.json': schema 1.2.0 does not "
+                      "say which device each result ran on"),
             std::string::npos);
   json newer = node("node-b", {2.7}, 10);
   newer["schema_version"] = "1.4.0";
@@ -112,7 +113,10 @@ TEST(Merge, RefusesOtherProblemsAndSettings) {
             std::string::npos)
       << problems;
   for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
-           {"l2", "hot"}, {"iters", 30}, {"atol", 1e-3}, {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}}) {
+           {"l2", "hot"},
+           {"iters", 30},
+           {"atol", 1e-3},
+           {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}}) {
     json other = node("node-b", {2.7}, 10);
     other["settings"][key] = value;
     const std::string message = refusal({node("node-a", {2.7}, 0), other});
@@ -140,7 +144,8 @@ TEST(Merge, RefusesBrokenIndicesInsteadOfShiftingThem) {
     r[json::json_pointer(pointer)] = value;
     return refusal({r});
   };
-  EXPECT_NE(broken("/results/0/device_index", 7).find("results[0].device_index"), std::string::npos);
+  EXPECT_NE(broken("/results/0/device_index", 7).find("results[0].device_index"),
+            std::string::npos);
   EXPECT_NE(broken("/results/0/host_index", -1).find("results[0].host_index"), std::string::npos);
   EXPECT_NE(broken("/devices/1/host_index", 1).find("devices[1].host_index"), std::string::npos);
   EXPECT_NE(broken("/node_summary/0/devices/1/device_index", "1").find("device_index"),

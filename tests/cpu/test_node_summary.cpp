@@ -28,7 +28,8 @@ DeviceTiming timing_of(size_t device, const std::vector<double>& samples,
 }
 
 // Samples spread by `relative_noise` (normal) around `median_ms`.
-std::vector<double> spread(double median_ms, double relative_noise, uint64_t seed, int count = 100) {
+std::vector<double> spread(double median_ms, double relative_noise, uint64_t seed,
+                           int count = 100) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0.0, relative_noise);
   std::vector<double> samples;
@@ -79,7 +80,8 @@ TEST(NodeSummary, NoiseIsNotFlagged) {
 
 TEST(NodeSummary, AFastOutlierIsFlaggedToo) {
   std::vector<DeviceTiming> timings;
-  for (size_t d = 0; d < 4; ++d) timings.push_back(timing_of(d, spread(d == 2 ? 2.4 : 2.7, 0.002, d)));
+  for (size_t d = 0; d < 4; ++d)
+    timings.push_back(timing_of(d, spread(d == 2 ? 2.4 : 2.7, 0.002, d)));
   const std::vector<NodeSummaryRow> rows = summarize_node(timings);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].devices[2].deviation, Deviation::fast);
@@ -88,10 +90,13 @@ TEST(NodeSummary, AFastOutlierIsFlaggedToo) {
 
 TEST(NodeSummary, OneDeviceGivesNoRowAndRowsFollowProblemsThenBackends) {
   std::vector<DeviceTiming> timings = {
-      timing_of(0, spread(1.0, 0.01, 1), "wgmma", 1), timing_of(1, spread(1.0, 0.01, 2), "wgmma", 1),
-      timing_of(0, spread(2.0, 0.01, 3), "fused", 0), timing_of(1, spread(2.0, 0.01, 4), "fused", 0),
+      timing_of(0, spread(1.0, 0.01, 1), "wgmma", 1),
+      timing_of(1, spread(1.0, 0.01, 2), "wgmma", 1),
+      timing_of(0, spread(2.0, 0.01, 3), "fused", 0),
+      timing_of(1, spread(2.0, 0.01, 4), "fused", 0),
       timing_of(0, spread(3.0, 0.01, 5), "naive", 0),  // on one device only
-      timing_of(1, spread(0.6, 0.01, 6), "fp16x3", 0), timing_of(0, spread(0.6, 0.01, 7), "fp16x3", 0)};
+      timing_of(1, spread(0.6, 0.01, 6), "fp16x3", 0),
+      timing_of(0, spread(0.6, 0.01, 7), "fp16x3", 0)};
   const std::vector<NodeSummaryRow> rows = summarize_node(timings);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].backend, "fused");

@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <new>
-#include <system_error>
 
+#include "cli/subcommand_failures.h"
 #include "common/decimal.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -16,8 +15,6 @@
 
 namespace mish {
 namespace {
-
-constexpr size_t kForeignMessageLimit = 300;  // messages of exceptions that are not ours
 
 CompareSettings settings_from(const CompareFlags& f) {
   CompareSettings settings;
@@ -60,11 +57,6 @@ int compare_and_write(const CompareFlags& f) {
   return outcome.regressions() > 0 ? kExitFailure : kExitOk;
 }
 
-int fail(int code, std::string_view message) {
-  fmt::print(stderr, "mishbench compare: {}\n", message);
-  return code;
-}
-
 }  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
@@ -103,24 +95,12 @@ Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or
 }
 
 int run_compare(const CompareFlags& f) {
-  install_interrupt_cleanup();
-  try {
-    return compare_and_write(f);
-  } catch (const UsageError& error) {
-    return fail(kExitUsage, error.what());
-  } catch (const EnvironmentError& error) {
-    return fail(kExitEnvironment, error.what());
-  } catch (const std::bad_alloc&) {
-    return fail(kExitEnvironment,
-                "out of host memory while comparing; the reports hold more samples than this "
-                "machine can keep (see the limits in docs/compare.md)");
-  } catch (const std::system_error& error) {  // printing the table: stdout closed or full
-    return fail(kExitEnvironment, fmt::format("cannot print the comparison: {}",
-                                              for_terminal(error.what(), kForeignMessageLimit)));
-  } catch (const std::exception& error) {  // a report content compare does not expect
-    return fail(kExitUsage, fmt::format("cannot compare these reports: {}",
-                                        for_terminal(error.what(), kForeignMessageLimit)));
-  }
+  return run_reporting_failures(
+      {"compare",
+       "out of host memory while comparing; the reports hold more samples than this machine can "
+       "keep (see the limits in docs/compare.md)",
+       "cannot print the comparison", "cannot compare these reports"},
+      [&] { return compare_and_write(f); });
 }
 
 }  // namespace mish

@@ -5,19 +5,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <new>
-#include <system_error>
 
+#include "cli/subcommand_failures.h"
 #include "common/errors.h"
-#include "common/untrusted_text.h"
 #include "compare/report_input.h"
 #include "io/output_file.h"
 #include "merge/merge.h"
 
 namespace mish {
 namespace {
-
-constexpr size_t kForeignMessageLimit = 300;  // messages of exceptions that are not ours
 
 int merge_and_write(const MergeFlags& f, const std::vector<std::string>& argv) {
   if (f.json_path) check_output_path(*f.json_path, "--json", f.paths);
@@ -34,11 +30,6 @@ int merge_and_write(const MergeFlags& f, const std::vector<std::string>& argv) {
   if (std::fflush(stdout) != 0)
     throw EnvironmentError(fmt::format("cannot print the merged report: {}", std::strerror(errno)));
   return kExitOk;
-}
-
-int fail(int code, std::string_view message) {
-  fmt::print(stderr, "mishbench merge: {}\n", message);
-  return code;
 }
 
 }  // namespace
@@ -62,22 +53,9 @@ Exit codes: 0 written, 2 unusable input or output path, 3 the output could not b
 }
 
 int run_merge(const MergeFlags& f, const std::vector<std::string>& argv) {
-  install_interrupt_cleanup();
-  try {
-    return merge_and_write(f, argv);
-  } catch (const UsageError& error) {
-    return fail(kExitUsage, error.what());
-  } catch (const EnvironmentError& error) {
-    return fail(kExitEnvironment, error.what());
-  } catch (const std::bad_alloc&) {
-    return fail(kExitEnvironment, "out of host memory while merging the reports");
-  } catch (const std::system_error& error) {  // printing: stdout closed or full
-    return fail(kExitEnvironment, fmt::format("cannot print the merged report: {}",
-                                              for_terminal(error.what(), kForeignMessageLimit)));
-  } catch (const std::exception& error) {  // a report content merge does not expect
-    return fail(kExitUsage, fmt::format("cannot merge these reports: {}",
-                                        for_terminal(error.what(), kForeignMessageLimit)));
-  }
+  return run_reporting_failures({"merge", "out of host memory while merging the reports",
+                                 "cannot print the merged report", "cannot merge these reports"},
+                                [&] { return merge_and_write(f, argv); });
 }
 
 }  // namespace mish

@@ -44,12 +44,18 @@ std::map<ResultKey, const ReportResult*> keyed(const ReportSummary& report, Devi
   std::map<ResultKey, const ReportResult*> results;
   for (const ReportResult& r : report.results) {
     const ResultKey key{r.problem, r.backend, device_key(report, r, match)};
-    if (!results.emplace(key, &r).second)
+    if (results.emplace(key, &r).second) continue;
+    const std::string twice =
+        fmt::format("'{}' has two results of backend '{}' on problem {}",
+                    for_terminal(report.label, kPathEchoLimit), for_terminal(r.backend),
+                    for_terminal(label(r.problem)));
+    if (match == DeviceMatch::index)
       throw UsageError(fmt::format(
-          "'{}' has two results of backend '{}' on problem {} on CUDA device {} (from several "
-          "hosts: a merged report); compare it with --match-devices uuid",
-          for_terminal(report.label, kPathEchoLimit), for_terminal(r.backend),
-          for_terminal(label(r.problem)), std::get<2>(key)));
+          "{} {} (from several hosts: a merged report); compare it with --match-devices uuid",
+          twice, r.device ? "on CUDA device " + std::get<2>(key) : std::string("on a host")));
+    throw UsageError(fmt::format("{} on '{}' (two hosts of one name, or one device twice); they "
+                                 "cannot be paired",
+                                 twice, for_terminal(std::get<2>(key))));
   }
   return results;
 }

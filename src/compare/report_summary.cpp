@@ -223,20 +223,23 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   if (!results.is_array())
     in.refuse("results", fmt::format("expected an array, got {}", kind_of(results)));
   if (results.empty()) in.refuse("results", "is empty; there is nothing to compare");
-  std::map<std::tuple<ProblemKey, std::string, std::optional<size_t>>, size_t> first_seen;
+  // One result per backend, problem, host and device (a host backend's: its host's first).
+  std::map<std::tuple<ProblemKey, std::string, size_t, std::optional<size_t>>, size_t> first_seen;
   const bool several = summary.devices.size() > 1;
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("results[{}]", i);
     ReportResult r = read_result(in, results[i], where, devices);
     const auto [seen, fresh] =
-        first_seen.emplace(std::make_tuple(r.problem, r.backend, r.device), i);
-    if (!fresh)
-      in.refuse(where,
-                fmt::format("repeats backend '{}' on problem {}{} (results[{}]); a report "
-                            "has one result per backend and problem{}",
-                            for_terminal(r.backend), for_terminal(label(r.problem)),
-                            several && r.device ? fmt::format(" on devices[{}]", *r.device) : "",
-                            seen->second, several ? " on each device" : ""));
+        first_seen.emplace(std::make_tuple(r.problem, r.backend, r.host, r.device), i);
+    if (!fresh) {
+      std::string on;  // where, when the report has several devices or hosts
+      if (several && r.device) on = fmt::format(" on devices[{}]", *r.device);
+      if (on.empty() && summary.hosts.size() > 1) on = fmt::format(" on hosts[{}]", r.host);
+      in.refuse(where, fmt::format("repeats backend '{}' on problem {}{} (results[{}]); a report "
+                                   "has one result per backend and problem{}",
+                                   for_terminal(r.backend), for_terminal(label(r.problem)), on,
+                                   seen->second, several ? " on each device" : ""));
+    }
     summary.results.push_back(std::move(r));
   }
   return summary;

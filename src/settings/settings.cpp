@@ -48,13 +48,19 @@ Setting real_setting(std::string flag, std::string key, std::string help, double
   return s;
 }
 
-Setting switch_setting(std::string flag, std::string key, std::string help) {
+// A switch stored in `field`, reported under its config key.
+Setting switch_setting(std::string flag, std::string key, std::string help,
+                       bool RunConfig::*field) {
   Setting s;
   s.flag = std::move(flag);
   s.key = std::move(key);
   s.report_key = s.key;
   s.help = std::move(help);
   s.kind = SettingKind::boolean;
+  s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.*field = std::get<bool>(v);
+  };
+  s.show = [field](const RunConfig& c) { return json(c.*field); };
   return s;
 }
 
@@ -228,14 +234,10 @@ std::vector<Setting> make_settings() {
   l2.show = [](const RunConfig& c) { return json(to_string(c.sampling.l2)); };
   table.push_back(l2);
 
-  Setting include_prepack = switch_setting(
+  table.push_back(switch_setting(
       "--include-prepack", "include_prepack",
-      "Time weight preparation (splitting/scaling W) inside every iteration");
-  include_prepack.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.include_prepack = std::get<bool>(v);
-  };
-  include_prepack.show = [](const RunConfig& c) { return json(c.include_prepack); };
-  table.push_back(include_prepack);
+      "Time weight preparation (splitting/scaling W) inside every iteration",
+      &RunConfig::include_prepack));
 
   Setting options;
   options.flag = "--backend-option";
@@ -261,14 +263,9 @@ std::vector<Setting> make_settings() {
   options.show = [](const RunConfig& c) { return c.backend_options; };
   table.push_back(options);
 
-  Setting graph = switch_setting("--graph", "graph",
-                                 "Also time each device backend as CUDA-graph replays (reported "
-                                 "apart)");
-  graph.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.graph = std::get<bool>(v);
-  };
-  graph.show = [](const RunConfig& c) { return json(c.graph); };
-  table.push_back(graph);
+  table.push_back(switch_setting(
+      "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
+      &RunConfig::graph));
 
   Setting plugin;
   plugin.flag = "--plugin";
@@ -360,14 +357,10 @@ std::vector<Setting> make_settings() {
   devices.show = [](const RunConfig& c) { return json(to_string(c.devices)); };
   table.push_back(devices);
 
-  Setting devices_parallel = switch_setting(
+  table.push_back(switch_setting(
       "--devices-parallel", "devices_parallel",
-      "With several devices, run them all at once (a busy node) instead of one after another");
-  devices_parallel.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.devices_parallel = std::get<bool>(v);
-  };
-  devices_parallel.show = [](const RunConfig& c) { return json(c.devices_parallel); };
-  table.push_back(devices_parallel);
+      "With several devices, run them all at once (a busy node) instead of one after another",
+      &RunConfig::devices_parallel));
 
   Setting json_path;
   json_path.flag = "--json";
@@ -387,12 +380,10 @@ std::vector<Setting> make_settings() {
   };
   table.push_back(dump);
 
-  Setting quiet = switch_setting("--quiet", "", "Print only the result table");
+  Setting quiet = switch_setting("--quiet", "", "Print only the result table", &RunConfig::quiet);
   quiet.alias = "-q";
   quiet.report_key.clear();
-  quiet.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.quiet = std::get<bool>(v);
-  };
+  quiet.show = nullptr;
   table.push_back(quiet);
   return table;
 }

@@ -107,6 +107,25 @@ TEST(CompareDevices, AMergedReportOfSeveralHostsNeedsUuids) {
   for (const Comparison& row : outcome.rows) EXPECT_EQ(row.verdict, Verdict::same) << row.backend;
 }
 
+TEST(CompareDevices, HostOnlyRunsOfAMergedReportPairByHostName) {
+  SyntheticNode a = node_of({}, 1), b = node_of({}, 2);
+  b.hostname = "node-b";
+  const json merged =
+      merge_reports({{"a.json", node_report(a)}, {"b.json", node_report(b)}}, {"mishbench"});
+  const CompareOutcome outcome = compare(merged, merged, DeviceMatch::uuid);
+  EXPECT_EQ(row_for(outcome, "cpu", "host node-a").verdict, Verdict::same);
+  EXPECT_EQ(row_for(outcome, "cpu", "host node-b").verdict, Verdict::same);
+  EXPECT_NE(thrown<UsageError>([&] { compare(merged, merged, DeviceMatch::index); })
+                .find("on a host (from several hosts"),
+            std::string::npos);
+  b.hostname = "node-a";  // two hosts of one name cannot be told apart
+  const json same_name =
+      merge_reports({{"a.json", node_report(a)}, {"b.json", node_report(b)}}, {"mishbench"});
+  EXPECT_NE(thrown<UsageError>([&] { compare(same_name, same_name, DeviceMatch::uuid); })
+                .find("on 'host node-a' (two hosts of one name"),
+            std::string::npos);
+}
+
 TEST(CompareDevices, MatchModeIsParsedStrictly) {
   EXPECT_EQ(parse_device_match("index"), DeviceMatch::index);
   EXPECT_EQ(parse_device_match("uuid"), DeviceMatch::uuid);

@@ -32,6 +32,17 @@ def result(backend, m, median, max_abs, status="ok"):
             "verification": {"max_abs": max_abs, "mismatches": 0 if status == "ok" else 10}}
 
 
+def write_json(path, document):
+    with open(path, "w") as f:
+        json.dump(document, f)
+    return path
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
 def report(results):
     return {"schema_version": "1.0.0", "device": {"name": "Test GPU"}, "results": results}
 
@@ -91,32 +102,24 @@ class PlotTest(unittest.TestCase):
 
     def test_several_devices_draw_one_bar_per_device(self):
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "node.json")
-            with open(path, "w") as f:
-                json.dump(self.node_report([2.7, 2.7, 2.97]), f)
+            path = write_json(os.path.join(tmp, "node.json"), self.node_report([2.7, 2.7, 2.97]))
             out = os.path.join(tmp, "plots")
             done = self.run_plot(path, "--out", out)
             self.assertEqual(done.returncode, 0, done.stderr)
-            with open(os.path.join(out, "time.svg")) as f:
-                svg = f.read()
+            svg = read_text(os.path.join(out, "time.svg"))
             for label in ("gpu 0", "gpu 1", "gpu 2", "host", "one bar per device", "3 devices"):
                 self.assertIn(label, svg)
             self.assertGreater(matplotlib.image.imread(os.path.join(out, "time.png")).std(), 0.01)
-            with open(os.path.join(out, "accuracy.svg")) as f:
-                self.assertIn("fused (gpu 2)", f.read())
+            self.assertIn("fused (gpu 2)", read_text(os.path.join(out, "accuracy.svg")))
 
     def test_one_device_beside_an_older_report_keeps_one_bar_per_backend(self):
         with tempfile.TemporaryDirectory() as tmp:
-            node = os.path.join(tmp, "node.json")
-            with open(node, "w") as f:
-                json.dump(self.node_report([2.7]), f)
-            older = os.path.join(tmp, "torch.json")
-            with open(older, "w") as f:
-                json.dump(report([result("torch-eager", 1024, 2.74, 1e-5)]), f)
+            node = write_json(os.path.join(tmp, "node.json"), self.node_report([2.7]))
+            older = write_json(os.path.join(tmp, "torch.json"),
+                               report([result("torch-eager", 1024, 2.74, 1e-5)]))
             out = os.path.join(tmp, "plots")
             self.assertEqual(self.run_plot(node, older, "--out", out).returncode, 0)
-            with open(os.path.join(out, "time.svg")) as f:
-                svg = f.read()
+            svg = read_text(os.path.join(out, "time.svg"))
             self.assertIn("torch-eager", svg)
             self.assertNotIn("one bar per device", svg)
             self.assertNotIn("gpu 0", svg)

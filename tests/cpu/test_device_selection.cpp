@@ -115,8 +115,19 @@ TEST(DeviceIdentity, UuidAndPciBusIdReadAsNvidiaSmiPrintsThem) {
   EXPECT_EQ(format_pci_bus_id(1, 0xcb, 0x1f), "0001:cb:1f.0");
 }
 
+// A folder of the test's own for run_mishbench's captured output (tests run in parallel),
+// removed with it.
+struct ScratchFolder {
+  std::filesystem::path path =
+      std::filesystem::path(::testing::TempDir()) /
+      ("mish_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+  ScratchFolder() { std::filesystem::create_directories(path); }
+  ~ScratchFolder() { std::filesystem::remove_all(path); }
+};
+
 TEST(DeviceSelection, CommandLineRefusesABadListBeforeAnyWork) {
-  const std::string scratch = ::testing::TempDir();
+  const ScratchFolder folder;
+  const std::string scratch = folder.path.string();
   for (const char* list : {"1,1", "all,0", "x", ""}) {
     const ProcessResult run = run_mishbench({"--backend=cpu", "--devices", list}, scratch);
     EXPECT_EQ(run.exit_code, 2) << list << ": " << run.err;
@@ -126,7 +137,8 @@ TEST(DeviceSelection, CommandLineRefusesABadListBeforeAnyWork) {
 
 TEST(DeviceSelection, WithoutADeviceAGpuBackendExitsThreeWhateverTheList) {
   if (visible_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
-  const std::string scratch = ::testing::TempDir();
+  const ScratchFolder folder;
+  const std::string scratch = folder.path.string();
   for (const char* list : {"0", "3", "all", "0,1"}) {
     const ProcessResult run = run_mishbench({"--backend=fused", "--devices", list}, scratch);
     EXPECT_EQ(run.exit_code, 3) << list << ": " << run.err;

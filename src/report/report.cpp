@@ -217,7 +217,7 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
       first_device && config.sampling.l2 == L2Mode::flush
           ? json(l2_flush_bytes(first_device->info.l2_bytes, config.sampling.l2))
           : json(nullptr);
-  settings["devices_parallel"] = outcome.devices_parallel;
+  settings["devices_parallel"] = outcome.devices_parallel;  // what ran: false with one device
   settings["stopping"] = config.sampling.adaptive() ? "adaptive" : "fixed";
   settings["median_ci"] = "95%, distribution-free: binomial order statistics";
   settings["outlier_rule"] = "|x - median| > 3.5 * 1.4826 * MAD";

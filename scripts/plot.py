@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots mishbench reports (PNG and SVG).
 
-  time      median time per backend with a 95% confidence interval of the median
+  time      median time per backend with a 95% confidence interval of the median; with results on
+            several devices (--devices, or mishbench merge), one bar per device within each backend
   accuracy  max abs error (log) against median time, the tolerance as a line, one labelled point
             per backend (filled: verified, hollow: mismatch)
   sweep     TFLOP/s against M per backend, for problems that share N, K and the distribution
@@ -22,6 +23,7 @@ from collections import defaultdict
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -29,8 +31,26 @@ class InputError(Exception):
     pass
 
 
+def device_tags(report):
+    """(model name, short label) of each entry of a 1.3 report's devices: "gpu 3", or "host-a gpu 3"
+    when the report holds several hosts (a merged report)."""
+    hosts = report.get("hosts") or [report.get("host") or {}]
+    several_hosts = len(hosts) > 1
+    tags = []
+    for device in report.get("devices") or []:
+        label = f"gpu {device.get('ordinal', '?')}"
+        host_index = device.get("host_index", 0)
+        if several_hosts and isinstance(host_index, int) and 0 <= host_index < len(hosts):
+            label = f"{hosts[host_index].get('hostname', '?')} {label}"
+        tags.append((device.get("name", "?"), label))
+    return tags
+
+
 def load_results(paths):
-    """All results of all reports, each tagged with its problem key and device name."""
+    """All results of all reports, each tagged with its problem key, its device's model name
+    (_device) and its device's label (_device_label: "gpu 1"; "host" for a host backend of a run
+    with devices); _label is the backend, with the device label when the results span several
+    devices."""
     results = []
     for path in paths:
         try:
@@ -43,12 +63,24 @@ def load_results(paths):
         if int(str(report["schema_version"]).split(".")[0]) != 1:
             raise InputError(f"'{path}': schema version {report['schema_version']} is not readable")
         device = (report.get("device") or {}).get("name", "host")
+        tags = device_tags(report)
         for result in report["results"]:
             result = dict(result)
-            result["_device"] = device
+            index = result.get("device_index")
+            result["_device"], result["_device_label"] = device, None  # the report's one device
+            if len(tags) > 1:
+                if isinstance(index, int) and 0 <= index < len(tags):
+                    result["_device"], result["_device_label"] = tags[index]
+                else:
+                    result["_device_label"] = "host"
             results.append(result)
     if not results:
         raise InputError("the reports hold no results")
+    several = any(r["_device_label"] not in (None, "host") for r in results)
+    for r in results:
+        if r["_device_label"] is None:
+            r["_device_label"] = r["_device"]
+        r["_label"] = f"{r['backend']} ({r['_device_label']})" if several else r["backend"]
     return results
 
 
@@ -74,7 +106,7 @@ def timed(result):
 
 
 def label_of(result):
-    return result["backend"]
+    return result.get("_label", result["backend"])
 
 
 def save(figure, out_dir, name):
@@ -87,8 +119,44 @@ def save(figure, out_dir, name):
     return paths
 
 
+def plot_time_per_device(rows, title, out_dir):
+    """One group of bars per backend (slowest first), one bar per device within it, a colour per
+    device; a mismatch is hatched in black."""
+    devices = sorted({r["_device_label"] for r in rows})
+    colors = {d: plt.cm.tab10(i % 10) for i, d in enumerate(devices)}
+    by_backend = defaultdict(dict)
+    for r in rows:
+        by_backend[r["backend"]][r["_device_label"]] = r
+    backends = sorted(by_backend, key=lambda b: -max(r["timing"]["median_ms"]
+                                                     for r in by_backend[b].values()))
+    height = 0.8 / len(devices)
+    figure, axes = plt.subplots(figsize=(9, 0.3 * len(backends) * len(devices) + 2))
+    for group, backend in enumerate(backends):
+        present = [d for d in devices if d in by_backend[backend]]  # centred on the backend's row
+        for slot, device in enumerate(present):
+            r = by_backend[backend][device]
+            median = r["timing"]["median_ms"]
+            low, high = median_interval(r["timing"]["samples_ms"])
+            y = group + height * (slot + 0.5 - len(present) / 2)
+            passed = r["status"] == "ok"
+            axes.barh(y, median, height=height * 0.9, xerr=[[median - low], [high - median]],
+                      facecolor=colors[device], capsize=2, hatch=None if passed else "//",
+                      edgecolor="none" if passed else "black", linewidth=1)
+            axes.text(median, y, f"  {median:.3f}", va="center", fontsize=6)
+    axes.set_yticks(range(len(backends)))
+    axes.set_yticklabels(backends)
+    axes.set_xscale("log")
+    axes.set_xlabel("median time per forward pass [ms] (log scale), 95% CI of the median")
+    axes.set_title(title + "\none bar per device; hatched: mismatch")
+    handles = [matplotlib.patches.Patch(color=colors[d], label=d) for d in devices]
+    axes.legend(handles=handles, loc="best", fontsize=7)
+    return save(figure, out_dir, "time")
+
+
 def plot_time(results, title, out_dir):
     rows = [r for r in results if timed(r)]
+    if any(r["_label"] != r["backend"] for r in rows):
+        return plot_time_per_device(rows, title, out_dir)
     rows.sort(key=lambda r: r["timing"]["median_ms"], reverse=True)
     figure, axes = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.5))
     medians = [r["timing"]["median_ms"] for r in rows]
@@ -208,7 +276,12 @@ def main(argv):
             raise InputError(f"no results for problem {chosen}; the reports hold: {', '.join(sorted(counts))}")
         selected = [r for r in results if problem_key(r["problem"]) == chosen]
         os.makedirs(args.out, exist_ok=True)
-        device = selected[0]["_device"]
+        on_devices = [r for r in selected
+                      if r["_label"] != r["backend"] and r["_device_label"] != "host"]
+        labels = {r["_device_label"] for r in on_devices}
+        models = sorted({r["_device"] for r in on_devices})
+        device = (f"{len(labels)} devices ({', '.join(models)})" if labels
+                  else selected[0]["_device"])
         title = f"y = mish(mish(x·Wᵀ + b)), {chosen} (M×N×K), {device}"
         written = plot_time(selected, title, args.out)
         written += plot_accuracy(selected, title, args.out, atol=1e-4)

@@ -14,6 +14,7 @@
 #include "backends/registry.h"
 #include "external/backend_table.h"
 #include "cli/compare_command.h"
+#include "cli/merge_command.h"
 #include "cli/parse_errors.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -47,6 +48,8 @@ Examples:
   mishbench --backend=torch-eager,torch-compile   PyTorch itself (needs a python with torch)
   mishbench --list-backends
   mishbench compare base.json new.json            noise-aware comparison of two reports
+  mishbench --devices all --backend=fused,wgmma   every GPU of the node, one after another
+  mishbench merge node1.json node2.json > nodes.json   reports of several nodes as one
 
 Exit codes: 0 all verified (reduced-precision backends such as tf32 may mismatch),
             1 a backend failed verification or errored,
@@ -147,6 +150,7 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
 std::string print_result_table(const RunOutcome& outcome) {
   try {
     print_table(stdout, outcome);
+    print_node_summary(stdout, outcome);
   } catch (const std::system_error& error) {
     return error.code().message();
   }
@@ -216,6 +220,8 @@ int run_cli(int argc, char** argv) {
   add_flags(app, line);
   CompareFlags compare_flags;
   CLI::App* compare = add_compare_command(app, compare_flags);
+  MergeFlags merge_flags;
+  CLI::App* merge = add_merge_command(app, merge_flags);
   WorkerFlags worker_flags;
   CLI::App* worker = add_worker_command(app, worker_flags);
   try {
@@ -228,6 +234,7 @@ int run_cli(int argc, char** argv) {
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);
+  if (merge->parsed()) return run_merge(merge_flags, std::vector<std::string>(argv, argv + argc));
   if (worker->parsed()) return run_worker(worker_flags);
   if (line.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());

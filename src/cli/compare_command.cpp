@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <new>
-#include <system_error>
 
+#include "cli/subcommand_failures.h"
 #include "common/decimal.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -17,13 +16,12 @@
 namespace mish {
 namespace {
 
-constexpr size_t kForeignMessageLimit = 300;  // messages of exceptions that are not ours
-
 CompareSettings settings_from(const CompareFlags& f) {
   CompareSettings settings;
   if (f.threshold) settings.threshold = parse_real(*f.threshold, "--threshold", 0.0, 1.0);
   if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
   settings.allow_device_mismatch = f.allow_device_mismatch;
+  if (f.match_devices) settings.match = parse_device_match(*f.match_devices);
   return settings;
 }
 
@@ -59,11 +57,6 @@ int compare_and_write(const CompareFlags& f) {
   return outcome.regressions() > 0 ? kExitFailure : kExitOk;
 }
 
-int fail(int code, std::string_view message) {
-  fmt::print(stderr, "mishbench compare: {}\n", message);
-  return code;
-}
-
 }  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
@@ -81,6 +74,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
       ->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
                  "Compare reports taken on different devices")
       ->disable_flag_override();
+  compare
+      ->add_option("--match-devices", f.match_devices,
+                   "Pair results of reports with devices by CUDA device index (default) or by "
+                   "device UUID (the same card)")
+      ->type_name("index|uuid");
   compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
       ->type_name("FILE");
   compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
@@ -89,6 +87,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
 Examples:
   mishbench compare results/baselines/h200.json new.json
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
+  mishbench compare node-monday.json node-friday.json --match-devices uuid
 
 Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or stopped
             verifying, 2 unusable input (unreadable, not a report, different devices, a bad
@@ -98,24 +97,12 @@ Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or
 }
 
 int run_compare(const CompareFlags& f) {
-  install_interrupt_cleanup();
-  try {
-    return compare_and_write(f);
-  } catch (const UsageError& error) {
-    return fail(kExitUsage, error.what());
-  } catch (const EnvironmentError& error) {
-    return fail(kExitEnvironment, error.what());
-  } catch (const std::bad_alloc&) {
-    return fail(kExitEnvironment,
-                "out of host memory while comparing; the reports hold more samples than this "
-                "machine can keep (see the limits in docs/compare.md)");
-  } catch (const std::system_error& error) {  // printing the table: stdout closed or full
-    return fail(kExitEnvironment, fmt::format("cannot print the comparison: {}",
-                                              for_terminal(error.what(), kForeignMessageLimit)));
-  } catch (const std::exception& error) {  // a report content compare does not expect
-    return fail(kExitUsage, fmt::format("cannot compare these reports: {}",
-                                        for_terminal(error.what(), kForeignMessageLimit)));
-  }
+  return run_reporting_failures(
+      {"compare",
+       "out of host memory while comparing; the reports hold more samples than this machine can "
+       "keep (see the limits in docs/compare.md)",
+       "cannot print the comparison", "cannot compare these reports"},
+      [&] { return compare_and_write(f); });
 }
 
 }  // namespace mish

@@ -16,6 +16,7 @@ struct CompareFlags {
   // As typed: parsed strictly (common/decimal.h) by run_compare, so that the message is ours.
   std::optional<std::string> threshold, alpha;
   bool allow_device_mismatch = false;
+  std::optional<std::string> match_devices;  // "index" or "uuid"
 };
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& flags);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -12,8 +14,50 @@ namespace {
 
 const char* kHostOnly = "no GPU (host only)";
 
+// The models a report ran on ("NVIDIA H200"; several, comma-separated, for a mixed node).
 std::string device_name(const ReportSummary& report) {
-  return report.device ? *report.device : kHostOnly;
+  std::set<std::string> names;
+  for (const ReportDevice& device : report.devices) names.insert(device.name);
+  return names.empty() ? kHostOnly : fmt::format("{}", fmt::join(names, ", "));
+}
+
+// What a result is matched on besides its problem and backend: the CUDA index of its device (a
+// host backend's: its host's first device), or its device's UUID (a host backend's: "host" and
+// its host's name); empty without a device.
+std::string device_key(const ReportSummary& report, const ReportResult& r, DeviceMatch match) {
+  if (match == DeviceMatch::uuid && r.on_host) return "host " + report.hosts.at(r.host);
+  if (!r.device) return "";
+  const ReportDevice& device = report.devices.at(*r.device);
+  if (match == DeviceMatch::index) return std::to_string(device.ordinal);
+  if (device.uuid.empty())
+    throw UsageError(fmt::format(
+        "'{}' does not record device UUIDs (a report before schema 1.3); compare it with "
+        "--match-devices index",
+        for_terminal(report.label, kPathEchoLimit)));
+  return device.uuid;
+}
+
+using ResultKey = std::tuple<ProblemKey, std::string, std::string>;  // problem, backend, device
+
+// Every result of `report` by its key; two results on one key are refused.
+std::map<ResultKey, const ReportResult*> keyed(const ReportSummary& report, DeviceMatch match) {
+  std::map<ResultKey, const ReportResult*> results;
+  for (const ReportResult& r : report.results) {
+    const ResultKey key{r.problem, r.backend, device_key(report, r, match)};
+    if (results.emplace(key, &r).second) continue;
+    const std::string twice =
+        fmt::format("'{}' has two results of backend '{}' on problem {}",
+                    for_terminal(report.label, kPathEchoLimit), for_terminal(r.backend),
+                    for_terminal(label(r.problem)));
+    if (match == DeviceMatch::index)
+      throw UsageError(fmt::format(
+          "{} {} (from several hosts: a merged report); compare it with --match-devices uuid",
+          twice, r.device ? "on CUDA device " + std::get<2>(key) : std::string("on a host")));
+    throw UsageError(fmt::format("{} on '{}' (two hosts of one name, or one device twice); they "
+                                 "cannot be paired",
+                                 twice, for_terminal(std::get<2>(key))));
+  }
+  return results;
 }
 
 bool verified(const std::string& status) { return status == "ok"; }
@@ -41,6 +85,15 @@ std::string to_string(Verdict verdict) {
   return "?";
 }
 
+std::string to_string(DeviceMatch match) { return match == DeviceMatch::uuid ? "uuid" : "index"; }
+
+DeviceMatch parse_device_match(const std::string& text) {
+  if (text == "index") return DeviceMatch::index;
+  if (text == "uuid") return DeviceMatch::uuid;
+  throw UsageError(fmt::format("--match-devices: unknown value '{}'; choose index or uuid",
+                               for_terminal(text)));
+}
+
 int CompareOutcome::regressions() const {
   int count = 0;
   for (const Comparison& row : rows)
@@ -63,7 +116,7 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
                                const CompareSettings& s) {
   CompareOutcome outcome;
   const std::string base_device = device_name(base), new_device = device_name(fresh);
-  if (base.device != fresh.device) {
+  if (base_device != new_device) {
     if (!s.allow_device_mismatch)
       throw UsageError(fmt::format(
           "the reports come from different devices ('{}' vs '{}'); timings are not comparable. "
@@ -80,22 +133,24 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
                                           shortened(base_value), shortened(new_value)));
   }
 
-  std::map<std::pair<ProblemKey, std::string>, const ReportResult*> base_results;
-  for (const ReportResult& r : base.results) base_results[{r.problem, r.backend}] = &r;
-  std::map<std::pair<ProblemKey, std::string>, bool> seen;
+  outcome.per_device = base.devices.size() > 1 || fresh.devices.size() > 1;
+  const std::map<ResultKey, const ReportResult*> base_results = keyed(base, s.match);
+  keyed(fresh, s.match);  // refuses two results of NEW on one key, as of BASE
+  std::set<ResultKey> seen;
 
   for (const ReportResult& r : fresh.results) {
     Comparison row;
     row.backend = r.backend;
     row.problem = r.problem;
+    row.device = device_key(fresh, r, s.match);
     row.new_status = r.status;
-    const auto found = base_results.find({r.problem, r.backend});
+    const auto found = base_results.find({r.problem, r.backend, row.device});
     if (found == base_results.end()) {
       row.verdict = Verdict::added;
       outcome.rows.push_back(row);
       continue;
     }
-    seen[found->first] = true;
+    seen.insert(found->first);
     const ReportResult& b = *found->second;
     row.base_status = b.status;
     row.correctness_regression = verified(row.base_status) && failed(row.new_status);
@@ -111,8 +166,9 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
   for (const auto& [key, result] : base_results) {
     if (seen.count(key)) continue;
     Comparison row;
-    row.problem = key.first;
-    row.backend = key.second;
+    row.problem = std::get<0>(key);
+    row.backend = std::get<1>(key);
+    row.device = std::get<2>(key);
     row.base_status = result->status;
     row.verdict = Verdict::missing;
     outcome.rows.push_back(row);

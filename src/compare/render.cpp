@@ -36,15 +36,22 @@ std::string to_markdown(const CompareOutcome& o, const CompareSettings& s) {
   for (const std::string& note : o.notes)
     md += fmt::format("> note: {}\n", for_markdown(note, kWhole));
   if (!o.notes.empty()) md += "\n";
-  md += "| backend | problem | status | base ms | new ms | ratio | 95% CI | p | verdict |\n";
-  md += "|---|---|---|---:|---:|---:|---|---:|---|\n";
+  // The device column only when a report has several devices: one-device tables stay as they were.
+  const std::string device_head = o.per_device ? " device |" : "";
+  md += fmt::format("| backend |{} problem | status | base ms | new ms | ratio | 95% CI | p | "
+                    "verdict |\n",
+                    device_head);
+  md += fmt::format("|---|{}---|---|---:|---:|---:|---|---:|---|\n", o.per_device ? "---|" : "");
   for (const Comparison& r : o.rows) {
     const bool timed = r.timed();
     std::string verdict = to_string(r.verdict);
     if (r.correctness_regression) verdict += ", **BROKEN**";
     if (r.verdict == Verdict::slower) verdict = "**" + verdict + "**";
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", for_markdown(r.backend),
-                      markdown_problem(r.problem), status_change(r),
+    const std::string device =
+        o.per_device ? fmt::format(" {} |", r.device.empty() ? "host" : for_markdown(r.device))
+                     : "";
+    md += fmt::format("| {} |{} {} | {} | {} | {} | {} | {} | {} | {} |\n", for_markdown(r.backend),
+                      device, markdown_problem(r.problem), status_change(r),
                       timed ? fmt::format("{:.4f}", r.base_ms) : "-",
                       timed ? fmt::format("{:.4f}", r.new_ms) : "-",
                       timed ? fmt::format("{:.3f}", r.ratio.ratio) : "-",
@@ -65,6 +72,7 @@ json to_json(const CompareOutcome& o, const CompareSettings& s) {
     rows.push_back(
         {{"backend", r.backend},
          {"problem", label(r.problem)},
+         {"device", r.device},
          {"base_status", r.base_status},
          {"new_status", r.new_status},
          {"base_median_ms", timed ? json(r.base_ms) : json(nullptr)},
@@ -79,6 +87,7 @@ json to_json(const CompareOutcome& o, const CompareSettings& s) {
           {"new", o.new_label},
           {"threshold", s.threshold},
           {"alpha", s.alpha},
+          {"match_devices", to_string(s.match)},
           {"notes", o.notes},
           {"rows", rows},
           {"regressions", o.regressions()}};

@@ -19,7 +19,7 @@ constexpr size_t kMessageLimit = 300;  // schema messages may quote the report's
 
 }  // namespace
 
-json load_report(const std::string& path) {
+json load_report(const std::string& path, std::string_view command) {
   const std::string shown = for_terminal(path, kPathEchoLimit);
   const json report = read_json_input(path, "report", {kMaxReportBytes, kMaxReportDepth});
   const SchemaCheck check = check_report(report);
@@ -27,7 +27,7 @@ json load_report(const std::string& path) {
     throw UsageError(fmt::format("'{}' is not a usable mishbench report: {}", shown,
                                  for_terminal(check.errors.front(), kMessageLimit)));
   for (const std::string& warning : check.warnings)
-    fmt::print(stderr, "mishbench compare: warning: '{}': {}\n", shown,
+    fmt::print(stderr, "mishbench {}: warning: '{}': {}\n", command, shown,
                for_terminal(warning, kMessageLimit));
   return report;
 }

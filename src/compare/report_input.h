@@ -27,27 +27,48 @@ struct ProblemKey {
     return std::tie(m, n, k, distribution, seed) <
            std::tie(other.m, other.n, other.k, other.distribution, other.seed);
   }
+  bool operator==(const ProblemKey& other) const {
+    return std::tie(m, n, k, distribution, seed) ==
+           std::tie(other.m, other.n, other.k, other.distribution, other.seed);
+  }
 };
 
 // "1024x8192x8192 kernelbench seed 42" (the distribution as stored: escape it to display it).
 std::string label(const ProblemKey& problem);
+
+// A device as a report names it. A report before schema 1.3 names one, `device`, with no UUID.
+struct ReportDevice {
+  int64_t ordinal = 0;  // the CUDA device index
+  std::string name;
+  std::string uuid;  // "GPU-..."; empty before 1.3
+};
 
 struct ReportResult {
   std::string backend;
   ProblemKey problem;
   std::string status;              // ok, mismatch, skipped or error
   std::vector<double> samples_ms;  // empty when untimed; else every sample finite and > 0
+  // The device the result is matched on by index: an index into ReportSummary::devices, the
+  // device it ran on, or for a host backend its host's first device (as its speedup and roofline
+  // are); empty when its host has no device. Before 1.3 every result belongs to the report's
+  // `device`.
+  std::optional<size_t> device;
+  bool on_host = false;  // a host backend (known from 1.3 on): matched by its host's name by UUID
+  size_t host = 0;       // an index into ReportSummary::hosts
 };
 
 struct ReportSummary {
-  std::optional<std::string> device;            // nullopt: a host-only run
+  std::string label;                            // the path, as given
+  std::vector<ReportDevice> devices;            // empty: a host-only run
+  std::vector<std::string> hosts;               // hostnames; one before 1.3
   std::map<std::string, std::string> settings;  // the settings compare notes, as JSON text
-  std::vector<ReportResult> results;            // non-empty, one per (backend, problem)
+  std::vector<ReportResult> results;            // non-empty, one per (backend, problem, device)
 };
 
 // Reads, parses and schema-checks the report at `path`; prints the schema's warnings (a newer
-// minor version) on stderr. Throws UsageError naming the path when it cannot be used.
-nlohmann::json load_report(const std::string& path);
+// minor version) on stderr as "mishbench <command>: warning: ...". Throws UsageError naming the
+// path when it cannot be used.
+nlohmann::json load_report(const std::string& path, std::string_view command = "compare");
 
 // What compare needs from `report`; throws UsageError "<label>: <where>: <what is wrong>".
 ReportSummary summarize_report(const nlohmann::json& report, std::string_view label);

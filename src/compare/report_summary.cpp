@@ -3,12 +3,15 @@
 // the statistics.
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
 #include "compare/report_input.h"
+#include "config/device_selection.h"
 
 namespace mish {
 namespace {
@@ -103,7 +106,69 @@ std::vector<double> read_samples(const Reader& in, const json& timing, const std
   return values;
 }
 
-ReportResult read_result(const Reader& in, const json& result, const std::string& where) {
+// Where each device is and how many hosts there are, for reading results that refer to them.
+struct DevicesRead {
+  std::vector<ReportDevice> devices;
+  std::vector<size_t> host_of;     // per device: its index into `hosts`
+  std::vector<std::string> hosts;  // hostnames
+};
+
+std::string read_hostname(const Reader& in, const json& host, const std::string& where) {
+  if (!host.is_object()) in.refuse(where, fmt::format("expected an object, got {}", kind_of(host)));
+  if (!host.contains("hostname")) return "";
+  if (!host["hostname"].is_string())
+    in.refuse(where + ".hostname", fmt::format("expected a string, got {}",
+                                               kind_of(host["hostname"])));
+  return host["hostname"].get<std::string>();
+}
+
+ReportDevice read_device(const Reader& in, const json& device, const std::string& where) {
+  if (!device.is_object())
+    in.refuse(where, fmt::format("expected an object, got {}", kind_of(device)));
+  ReportDevice d;
+  d.name = device.contains("name") ? in.text(device["name"], where + ".name") : "unknown";
+  if (device.contains("ordinal"))
+    d.ordinal = static_cast<int64_t>(
+        in.whole(device["ordinal"], where + ".ordinal", 0, kMaxDeviceIndex));
+  if (device.contains("uuid")) d.uuid = in.text(device["uuid"], where + ".uuid");
+  return d;
+}
+
+// A 1.3 report lists its hosts and devices; an older one names its one device, if any.
+DevicesRead read_devices(const Reader& in, const json& report) {
+  DevicesRead read;
+  const json& device = in.field(report, "report", "device");
+  if (!device.is_null() && !device.is_object())
+    in.refuse("device", fmt::format("expected an object or null, got {}", kind_of(device)));
+  if (!report.contains("devices")) {
+    read.hosts.push_back(report.contains("host") ? read_hostname(in, report["host"], "host") : "");
+    if (!device.is_null()) {
+      read.devices.push_back(read_device(in, device, "device"));
+      read.host_of.push_back(0);
+    }
+    return read;
+  }
+  const json& hosts = in.field(report, "report", "hosts");
+  if (!hosts.is_array() || hosts.empty())
+    in.refuse("hosts", fmt::format("expected a non-empty array, got {}", kind_of(hosts)));
+  for (size_t i = 0; i < hosts.size(); ++i)
+    read.hosts.push_back(read_hostname(in, hosts[i], fmt::format("hosts[{}]", i)));
+  const json& devices = report["devices"];
+  if (!devices.is_array())
+    in.refuse("devices", fmt::format("expected an array, got {}", kind_of(devices)));
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const std::string where = fmt::format("devices[{}]", i);
+    read.devices.push_back(read_device(in, devices[i], where));
+    read.host_of.push_back(devices[i].contains("host_index")
+                               ? in.whole(devices[i]["host_index"], where + ".host_index", 0,
+                                          read.hosts.size() - 1)
+                               : 0);
+  }
+  return read;
+}
+
+ReportResult read_result(const Reader& in, const json& result, const std::string& where,
+                         const DevicesRead& devices) {
   if (!result.is_object())
     in.refuse(where, fmt::format("expected an object, got {}", kind_of(result)));
   ReportResult r;
@@ -114,16 +179,22 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
     in.refuse(where + ".status",
               fmt::format("'{}' is not ok, mismatch, skipped or error", for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
+  r.host = result.contains("host_index")
+               ? in.whole(result["host_index"], where + ".host_index", 0, devices.hosts.size() - 1)
+               : 0;
+  const json* index = result.contains("device_index") ? &result["device_index"] : nullptr;
+  r.on_host = index != nullptr && index->is_null();
+  if (index != nullptr && !r.on_host) {
+    if (devices.devices.empty())
+      in.refuse(where + ".device_index", "refers to a device, but the report lists none");
+    r.device = in.whole(*index, where + ".device_index", 0, devices.devices.size() - 1);
+    if (devices.host_of[*r.device] != r.host)
+      in.refuse(where + ".device_index", "refers to a device of another host");
+  } else {
+    for (size_t d = 0; d < devices.devices.size() && !r.device; ++d)
+      if (devices.host_of[d] == r.host) r.device = d;
+  }
   return r;
-}
-
-std::optional<std::string> read_device(const Reader& in, const json& report) {
-  const json& device = in.field(report, "report", "device");
-  if (device.is_null()) return std::nullopt;
-  if (!device.is_object())
-    in.refuse("device", fmt::format("expected an object or null, got {}", kind_of(device)));
-  if (!device.contains("name")) return std::string("unknown");
-  return in.text(device["name"], "device.name");
 }
 
 }  // namespace
@@ -137,7 +208,10 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   if (!report.is_object())
     in.refuse("report", fmt::format("expected an object, got {}", kind_of(report)));
   ReportSummary summary;
-  summary.device = read_device(in, report);
+  summary.label = std::string(label_text);
+  const DevicesRead devices = read_devices(in, report);
+  summary.devices = devices.devices;
+  summary.hosts = devices.hosts;
 
   const json& settings = in.field(report, "report", "settings");
   if (!settings.is_object())
@@ -149,16 +223,23 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   if (!results.is_array())
     in.refuse("results", fmt::format("expected an array, got {}", kind_of(results)));
   if (results.empty()) in.refuse("results", "is empty; there is nothing to compare");
-  std::map<std::pair<ProblemKey, std::string>, size_t> first_seen;
+  // One result per backend, problem, host and device (a host backend's: its host's first).
+  std::map<std::tuple<ProblemKey, std::string, size_t, std::optional<size_t>>, size_t> first_seen;
+  const bool several = summary.devices.size() > 1;
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string where = fmt::format("results[{}]", i);
-    ReportResult r = read_result(in, results[i], where);
-    const auto [seen, fresh] = first_seen.emplace(std::make_pair(r.problem, r.backend), i);
-    if (!fresh)
-      in.refuse(where,
-                fmt::format("repeats backend '{}' on problem {} (results[{}]); a report "
-                            "has one result per backend and problem",
-                            for_terminal(r.backend), for_terminal(label(r.problem)), seen->second));
+    ReportResult r = read_result(in, results[i], where, devices);
+    const auto [seen, fresh] =
+        first_seen.emplace(std::make_tuple(r.problem, r.backend, r.host, r.device), i);
+    if (!fresh) {
+      std::string on;  // where, when the report has several devices or hosts
+      if (several && r.device) on = fmt::format(" on devices[{}]", *r.device);
+      if (on.empty() && summary.hosts.size() > 1) on = fmt::format(" on hosts[{}]", r.host);
+      in.refuse(where, fmt::format("repeats backend '{}' on problem {}{} (results[{}]); a report "
+                                   "has one result per backend and problem{}",
+                                   for_terminal(r.backend), for_terminal(label(r.problem)), on,
+                                   seen->second, several ? " on each device" : ""));
+    }
     summary.results.push_back(std::move(r));
   }
   return summary;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/device_selection.h"
 #include "problem/problem.h"
 #include "timing/sampling.h"
 #include "worker/limits.h"
@@ -37,6 +38,9 @@ struct RunConfig {
   std::string python;                  // their interpreter (--python); empty: python3 on PATH
   Isolation isolate = Isolation::automatic;
   WorkerLimits worker_limits;
+  // The CUDA devices the device backends run on, and whether several of them run at once.
+  DeviceSelection devices;
+  bool devices_parallel = false;
 };
 
 // Applies a parsed config document; throws UsageError naming `source` and the offending key on

@@ -19,25 +19,48 @@ std::string cuda_version_string(int version) {
   return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
 }
 
-std::optional<DeviceInfo> query_device(std::string* why) {
+int visible_device_count(std::string* why) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess || count == 0) {
-    if (why != nullptr)
-      *why = status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device is visible";
-    cudaGetLastError();  // clear the sticky error a failed query leaves
+  if (status == cudaSuccess && count > 0) return count;
+  if (why != nullptr)
+    *why = status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA-capable device is visible";
+  cudaGetLastError();  // clear the sticky error a failed query leaves
+  return 0;
+}
+
+std::optional<DeviceInfo> query_device(std::string* why) {
+  if (visible_device_count(why) == 0) return std::nullopt;
+  int current = 0;
+  MISH_CUDA_CHECK(cudaGetDevice(&current));
+  return query_device(current, why);
+}
+
+std::optional<DeviceInfo> query_device(int ordinal, std::string* why) {
+  const int count = visible_device_count(why);
+  if (count == 0) return std::nullopt;
+  const auto unusable = [&](const std::string& reason) -> std::optional<DeviceInfo> {
+    if (why != nullptr) *why = reason;
+    cudaGetLastError();
     return std::nullopt;
-  }
+  };
+  if (ordinal < 0 || ordinal >= count)
+    return unusable(fmt::format("there is no device {}: {} visible", ordinal, count));
   DeviceInfo info;
-  MISH_CUDA_CHECK(cudaGetDevice(&info.ordinal));
+  info.ordinal = ordinal;
+  // A device another process holds exclusively, or one in prohibited mode, fails here.
+  cudaError_t status = cudaSetDevice(ordinal);
+  if (status == cudaSuccess) status = cudaMemGetInfo(&info.free_bytes, &info.memory_bytes);
+  if (status != cudaSuccess) return unusable(cudaGetErrorString(status));
   cudaDeviceProp prop{};
   MISH_CUDA_CHECK(cudaGetDeviceProperties(&prop, info.ordinal));
   info.name = prop.name;
+  info.uuid = format_gpu_uuid(reinterpret_cast<const unsigned char*>(prop.uuid.bytes));
+  info.pci_bus_id = format_pci_bus_id(prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
   info.cc_major = prop.major;
   info.cc_minor = prop.minor;
   info.sms = prop.multiProcessorCount;
   info.l2_bytes = static_cast<size_t>(prop.l2CacheSize);
-  MISH_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.memory_bytes));
   MISH_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
   MISH_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
   int major = 0, minor = 0, patch = 0;
@@ -46,6 +69,18 @@ std::optional<DeviceInfo> query_device(std::string* why) {
   cublasGetProperty(PATCH_LEVEL, &patch);
   info.cublas_version = major * 10000 + minor * 100 + patch;
   return info;
+}
+
+std::string format_gpu_uuid(const unsigned char* b) {
+  return fmt::format(
+      "GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-"
+      "{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+      b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+      b[14], b[15]);
+}
+
+std::string format_pci_bus_id(int domain, int bus, int device) {
+  return fmt::format("{:04x}:{:02x}:{:02x}.0", domain, bus, device);
 }
 
 HostInfo query_host() {
@@ -68,6 +103,8 @@ HostInfo query_host() {
 nlohmann::json to_json(const DeviceInfo& d) {
   return {{"ordinal", d.ordinal},
           {"name", d.name},
+          {"uuid", d.uuid},
+          {"pci_bus_id", d.pci_bus_id},
           {"cc", d.compute_capability()},
           {"sms", d.sms},
           {"l2_bytes", d.l2_bytes},

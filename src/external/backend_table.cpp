@@ -94,13 +94,17 @@ std::string own_executable() {
   return std::string(path, static_cast<size_t>(n));
 }
 
-BackendTable build_backend_table(const RunConfig& config, ShippedSolutions shipped) {
-  BackendTable table = builtin_backends();
-  if (config.isolate == Isolation::all)
-    for (BackendEntry& entry : table) {
+void isolate_builtins(BackendTable& table) {
+  for (BackendEntry& entry : table)
+    if (!entry.isolated && entry.info.origin.kind == "builtin") {
       entry.isolated = true;
       entry.worker_argv = {own_executable(), "worker", "--builtin", entry.info.name};
     }
+}
+
+BackendTable build_backend_table(const RunConfig& config, ShippedSolutions shipped) {
+  BackendTable table = builtin_backends();
+  if (config.isolate == Isolation::all) isolate_builtins(table);
   for (const std::string& path : config.plugins) add_plugin(table, path, config);
   add_solutions(table, config, shipped);
   return table;

@@ -17,6 +17,10 @@ enum class ShippedSolutions { named, all };
 BackendTable build_backend_table(const RunConfig& config,
                                  ShippedSolutions shipped = ShippedSolutions::named);
 
+// Marks every built-in backend of `table` to run in a worker process of its own (what
+// --isolate=all does, and what a run on several devices does with every device backend).
+void isolate_builtins(BackendTable& table);
+
 // This program's own path, to start workers of it.
 std::string own_executable();
 

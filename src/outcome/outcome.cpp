@@ -29,4 +29,9 @@ bool RunOutcome::any_failure() const {
   return false;
 }
 
+const DeviceRecord* RunOutcome::device_of(const BackendResult& result) const {
+  if (result.device) return &devices.at(*result.device);
+  return devices.empty() ? nullptr : &devices.front();
+}
+
 }  // namespace mish

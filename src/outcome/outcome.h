@@ -80,6 +80,7 @@ struct BackendResult : TimedSeries {
   std::vector<TimingAudit> timing_audits;
   std::vector<InputChange> inputs_changed;
   std::vector<OtherProcess> other_processes;
+  std::optional<size_t> device;  // where it ran: an index into RunOutcome::devices; none: host
 };
 
 struct ProblemRun {
@@ -89,17 +90,26 @@ struct ProblemRun {
   std::vector<BackendResult> results;
 };
 
+// One CUDA device a run used: its facts and what was measured on it once, when it was opened.
+struct DeviceRecord {
+  DeviceInfo info;
+  std::optional<CopyBandwidth> copy_bandwidth;
+  std::optional<ReadBandwidth> read_bandwidth;
+  std::optional<unsigned> max_sm_mhz;  // from NVML, when available
+  std::string clocks_note;             // why clocks were not recorded, if they were not
+};
+
 struct RunOutcome {
-  std::optional<DeviceInfo> device;  // empty when only host backends ran
-  std::optional<CopyBandwidth> copy_bandwidth;  // measured once per run with a device
-  std::optional<ReadBandwidth> read_bandwidth;  // likewise
-  std::optional<unsigned> max_sm_mhz;           // from NVML, when available
-  std::string clocks_note;                      // why clocks were not recorded, if they were not
+  std::vector<DeviceRecord> devices;  // in the order they ran; empty when only host backends ran
+  bool devices_parallel = false;      // several devices ran at the same time
   HostInfo host;
   std::vector<ProblemRun> runs;
   bool include_prepack = false;  // weight prepack timed inside every iteration
   // An error anywhere, or a mismatch of a backend expected to be fp32-accurate.
   bool any_failure() const;
+  // The device `result` ran on. A host backend's is the run's first device: its roofline and
+  // speedup are taken against that one, as in a run with one device. Null without a device.
+  const DeviceRecord* device_of(const BackendResult& result) const;
 };
 
 }  // namespace mish

@@ -36,23 +36,21 @@ std::string Floors::bound() const {
   return memory_ms ? "memory" : compute_ms ? "compute" : "";
 }
 
-Floors floors_of(const Problem& p, const std::string& math_mode,
-                 const std::optional<DeviceInfo>& device,
-                 const std::optional<ReadBandwidth>& read_bandwidth) {
+Floors floors_of(const Problem& p, const std::string& math_mode, const DeviceRecord* device) {
   Floors floors;
-  if (read_bandwidth && read_bandwidth->gb_per_s > 0)
-    floors.memory_ms = layer_bytes(p) / (read_bandwidth->gb_per_s * 1e9) * 1e3;
-  if (device) {
-    const PeakLookup peak = peak_tflops(device->name, math_mode);
-    if (peak.tflops)
-      floors.compute_ms = math_mode_passes(math_mode) * p.flops() / (*peak.tflops * 1e12) * 1e3;
-  }
+  if (device == nullptr) return floors;
+  if (device->read_bandwidth && device->read_bandwidth->gb_per_s > 0)
+    floors.memory_ms = layer_bytes(p) / (device->read_bandwidth->gb_per_s * 1e9) * 1e3;
+  const PeakLookup peak = peak_tflops(device->info.name, math_mode);
+  if (peak.tflops)
+    floors.compute_ms = math_mode_passes(math_mode) * p.flops() / (*peak.tflops * 1e12) * 1e3;
   return floors;
 }
 
 double speedup_vs_separate(const ProblemRun& run, const BackendResult& result) {
   for (const BackendResult& other : run.results)
-    if (other.backend == "separate" && other.stats.count > 0 && result.stats.count > 0)
+    if (other.backend == "separate" && other.stats.count > 0 && result.stats.count > 0 &&
+        (!result.device || other.device == result.device))
       return other.stats.median / result.stats.median;
   return 0.0;
 }

@@ -16,9 +16,9 @@ bool expected_mismatch(const BackendResult& r);
 // The least bytes the layer must move: x, W and b read once, y written once (fp32).
 double layer_bytes(const Problem& p);
 
-// The problem's floors on a device: the memory floor (layer_bytes at the measured read
+// The problem's floors on a device: the memory floor (layer_bytes at the device's measured read
 // bandwidth) and, for `math_mode`, the compute floor (its passes over 2*M*N*K at the peak of
-// timing/peaks.h); each empty when unknown.
+// timing/peaks.h); each empty when unknown, both without a device.
 struct Floors {
   std::optional<double> memory_ms;
   std::optional<double> compute_ms;
@@ -26,11 +26,10 @@ struct Floors {
   std::optional<double> floor_ms() const;
   std::string bound() const;
 };
-Floors floors_of(const Problem& p, const std::string& math_mode,
-                 const std::optional<DeviceInfo>& device,
-                 const std::optional<ReadBandwidth>& read_bandwidth);
+Floors floors_of(const Problem& p, const std::string& math_mode, const DeviceRecord* device);
 
-// median_ms of `separate` on the same problem divided by this result's median; 0 if unknown.
+// median_ms of `separate` on the same problem and device (for a host backend: the first
+// `separate` of the run, on its first device) divided by this result's median; 0 if unknown.
 double speedup_vs_separate(const ProblemRun& run, const BackendResult& result);
 
 }  // namespace mish

@@ -3,14 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 
 #include "common/errors.h"
 #include "common/version.h"
 #include "report/figures.h"
+#include "report/node_summary.h"
+#include "report/timestamp.h"
 #include "settings/settings.h"
 #include "io/output_file.h"
 #include "timing/peaks.h"
@@ -19,15 +19,6 @@ namespace mish {
 namespace {
 
 using nlohmann::json;
-
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 json problem_json(const Problem& p) {
   return {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},
@@ -105,10 +96,10 @@ json stages_json(const Problem& p, const BackendResult& r, const std::optional<C
   return {{"stages", list}, {"sum_of_medians_ms", sum_ms}, {"whole_median_ms", r.stats.median}};
 }
 
-json roofline_json(const Problem& p, const BackendResult& r, const RunOutcome& outcome) {
-  if (!outcome.device || r.stats.count == 0) return nullptr;
-  const PeakLookup peak = peak_tflops(outcome.device->name, r.math_mode);
-  const Floors floors = floors_of(p, r.math_mode, outcome.device, outcome.read_bandwidth);
+json roofline_json(const Problem& p, const BackendResult& r, const DeviceRecord* device) {
+  if (device == nullptr || r.stats.count == 0) return nullptr;
+  const PeakLookup peak = peak_tflops(device->info.name, r.math_mode);
+  const Floors floors = floors_of(p, r.math_mode, device);
   const std::optional<double> floor = floors.floor_ms();
   return {{"unit", peak.unit},
           {"peak_tflops", peak.tflops ? json(*peak.tflops) : json(nullptr)},
@@ -162,21 +153,45 @@ json honesty_json(const BackendResult& r) {
           {"other_processes", others}};
 }
 
-json device_json(const RunOutcome& outcome) {
-  if (!outcome.device) return nullptr;
-  json device = to_json(*outcome.device);
-  if (outcome.copy_bandwidth)
-    device["copy_bandwidth"] = {{"bytes_per_copy", outcome.copy_bandwidth->bytes_per_copy},
-                                {"median_ms", outcome.copy_bandwidth->median_ms},
-                                {"gb_per_s", outcome.copy_bandwidth->gb_per_s},
+// One device of the run; `device` and each entry of `devices`.
+json device_json(const DeviceRecord& record) {
+  json device = to_json(record.info);
+  if (record.copy_bandwidth)
+    device["copy_bandwidth"] = {{"bytes_per_copy", record.copy_bandwidth->bytes_per_copy},
+                                {"median_ms", record.copy_bandwidth->median_ms},
+                                {"gb_per_s", record.copy_bandwidth->gb_per_s},
                                 {"counts", "bytes read + bytes written"}};
-  if (outcome.read_bandwidth)
-    device["read_bandwidth"] = {{"bytes", outcome.read_bandwidth->bytes},
-                                {"median_ms", outcome.read_bandwidth->median_ms},
-                                {"gb_per_s", outcome.read_bandwidth->gb_per_s}};
-  device["max_sm_clock_mhz"] = outcome.max_sm_mhz ? json(*outcome.max_sm_mhz) : json(nullptr);
-  device["clocks_note"] = outcome.clocks_note;
+  if (record.read_bandwidth)
+    device["read_bandwidth"] = {{"bytes", record.read_bandwidth->bytes},
+                                {"median_ms", record.read_bandwidth->median_ms},
+                                {"gb_per_s", record.read_bandwidth->gb_per_s}};
+  device["max_sm_clock_mhz"] = record.max_sm_mhz ? json(*record.max_sm_mhz) : json(nullptr);
+  device["clocks_note"] = record.clocks_note;
+  device["host_index"] = 0;  // the one host of a run (a merged report has several)
   return device;
+}
+
+json node_summary_json(const RunOutcome& outcome) {
+  json rows = json::array();
+  for (const NodeSummaryRow& row : summarize_node(device_timings(outcome))) {
+    json devices = json::array();
+    for (const DeviceStanding& d : row.devices)
+      devices.push_back({{"device_index", d.timing.device},
+                         {"median_ms", d.timing.median_ms},
+                         {"median_ci95_ms", {d.timing.ci_low_ms, d.timing.ci_high_ms}},
+                         {"ratio", d.ratio},
+                         {"flag", to_string(d.deviation)},
+                         {"samples", d.timing.samples},
+                         {"throttled_samples", d.timing.throttled_samples},
+                         {"throttle_reasons", d.timing.throttle_reasons}});
+    rows.push_back({{"backend", row.backend},
+                    {"problem", problem_json(outcome.runs.at(row.problem).problem)},
+                    {"host_index", 0},
+                    {"band", kNodeBand},
+                    {"node_median_ms", row.node_median_ms},
+                    {"devices", devices}});
+  }
+  return rows;
 }
 
 }  // namespace
@@ -189,13 +204,20 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
   report["argv"] = argv;
   report["timestamp"] = utc_timestamp();
   report["host"] = to_json(outcome.host);
-  report["device"] = device_json(outcome);
+  report["hosts"] = json::array({report["host"]});
+  report["devices"] = json::array();
+  for (const DeviceRecord& device : outcome.devices)
+    report["devices"].push_back(device_json(device));
+  // The first device, as reports before 1.3 name the one device they ran on.
+  report["device"] = outcome.devices.empty() ? json(nullptr) : report["devices"][0];
+  const DeviceRecord* first_device = outcome.devices.empty() ? nullptr : &outcome.devices[0];
   // Every reported setting from the settings table, plus what follows from them.
   json settings = settings_json(config);
   settings["l2_flush_bytes"] =
-      outcome.device && config.sampling.l2 == L2Mode::flush
-          ? json(l2_flush_bytes(outcome.device->l2_bytes, config.sampling.l2))
+      first_device && config.sampling.l2 == L2Mode::flush
+          ? json(l2_flush_bytes(first_device->info.l2_bytes, config.sampling.l2))
           : json(nullptr);
+  settings["devices_parallel"] = outcome.devices_parallel;  // what ran: false with one device
   settings["stopping"] = config.sampling.adaptive() ? "adaptive" : "fixed";
   settings["median_ci"] = "95%, distribution-free: binomial order statistics";
   settings["outlier_rule"] = "|x - median| > 3.5 * 1.4826 * MAD";
@@ -206,14 +228,17 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
     json problem = problem_json(run.problem);
     problem["flops"] = run.problem.flops();
     problem["bytes"] = layer_bytes(run.problem);
-    const Floors floors = floors_of(run.problem, "fp32", outcome.device, outcome.read_bandwidth);
+    const Floors floors = floors_of(run.problem, "fp32", first_device);
     problem["memory_floor_ms"] = floors.memory_ms ? json(*floors.memory_ms) : json(nullptr);
     problem["generate_ms"] = run.generate_ms;
     problem["reference_ms"] = run.reference_ms;
     report["problems"].push_back(problem);
     for (const BackendResult& r : run.results) {
+      const DeviceRecord* device = outcome.device_of(r);
       json entry = {{"backend", r.backend},
                     {"problem", problem_json(run.problem)},
+                    {"device_index", r.device ? json(*r.device) : json(nullptr)},
+                    {"host_index", 0},
                     {"status", to_string(r.status)},
                     {"reason", r.reason},
                     {"math_mode", r.math_mode},
@@ -238,8 +263,8 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
       entry["graph_nodes"] = r.graph ? json(r.graph_nodes) : json(nullptr);
       entry["graph_verification"] =
           r.graph_verification ? verification_json(*r.graph_verification) : json(nullptr);
-      entry["stages"] = stages_json(run.problem, r, outcome.copy_bandwidth);
-      entry["roofline"] = roofline_json(run.problem, r, outcome);
+      entry["stages"] = stages_json(run.problem, r, device ? device->copy_bandwidth : std::nullopt);
+      entry["roofline"] = roofline_json(run.problem, r, device);
       entry["warnings"] = r.warnings;
       entry["verification"] = r.verification ? verification_json(*r.verification) : json(nullptr);
       entry["origin"] = origin_json(r.origin);
@@ -248,6 +273,8 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
       report["results"].push_back(entry);
     }
   }
+  report["node_summary"] = node_summary_json(outcome);
+  report["merged_from"] = nullptr;  // a report of one run
   return report;
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/untrusted_text.h"
 #include "report/figures.h"
+#include "report/node_summary.h"
 #include "timing/peaks.h"
 
 namespace mish {
@@ -15,18 +16,17 @@ namespace {
 // A reason can quote a backend's own long message; the report keeps it whole.
 constexpr size_t kReasonEchoLimit = 2000;
 
-std::string percent_of_peak(const Problem& p, const BackendResult& r,
-                            const std::optional<DeviceInfo>& device) {
-  if (!device || r.stats.count == 0) return "-";
-  const PeakLookup peak = peak_tflops(device->name, r.math_mode);
+std::string percent_of_peak(const Problem& p, const BackendResult& r, const DeviceRecord* device) {
+  if (device == nullptr || r.stats.count == 0) return "-";
+  const PeakLookup peak = peak_tflops(device->info.name, r.math_mode);
   return peak.tflops ? fmt::format("{:.0f}%", 100.0 * tflops(p, r) / *peak.tflops) : "-";
 }
 
 // The median over the problem's roofline bound (the larger of its memory and compute floors).
-std::string multiple_of_floor(const Problem& p, const BackendResult& r, const RunOutcome& outcome) {
+std::string multiple_of_floor(const Problem& p, const BackendResult& r,
+                              const DeviceRecord* device) {
   if (r.stats.count == 0) return "-";
-  const std::optional<double> floor =
-      floors_of(p, r.math_mode, outcome.device, outcome.read_bandwidth).floor_ms();
+  const std::optional<double> floor = floors_of(p, r.math_mode, device).floor_ms();
   return floor ? fmt::format("{:.2f}x", r.stats.median / *floor) : "-";
 }
 
@@ -62,51 +62,130 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
                r.clocks->throttled_samples.size(), r.stats.count);
 }
 
+
+// The table of `results` (one device's, the host's, or all of a run with one device) and the lines
+// below it.
+void print_results(std::FILE* out, const ProblemRun& run,
+                   const std::vector<const BackendResult*>& results, const RunOutcome& outcome) {
+  const Problem& p = run.problem;
+  fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+             "backend", "status", "median ms", "CI +-%", "TFLOP/s", "peak", "floor", "speedup",
+             "max abs err", "mismatch");
+  bool any_expected_mismatch = false;
+  for (const BackendResult* result : results) {
+    const BackendResult& r = *result;
+    const DeviceRecord* device = outcome.device_of(r);
+    const bool timed = r.stats.count > 0;
+    const double speedup = speedup_vs_separate(run, r);
+    const bool predicted = expected_mismatch(r);
+    any_expected_mismatch |= predicted;
+    fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+               for_terminal(r.backend), to_string(r.status) + (predicted ? "*" : ""),
+               timed ? fmt::format("{:.4f}", r.stats.median) : "-",
+               timed ? fmt::format("{:.2f}", 50.0 * r.stats.ci_relative_width()) : "-",
+               timed ? fmt::format("{:.3g}", tflops(p, r)) : "-", percent_of_peak(p, r, device),
+               multiple_of_floor(p, r, device),
+               speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",
+               r.verification ? fmt::format("{:.2e}", r.verification->max_abs) : "-",
+               r.verification ? fmt::format("{}", r.verification->mismatches) : "-");
+  }
+  if (any_expected_mismatch)
+    fmt::print(out, "  * expected: reduced precision (misses the tolerance by design; does not "
+                    "fail the run)\n");
+  for (const BackendResult* r : results) {
+    const DeviceRecord* device = outcome.device_of(*r);
+    print_timing_details(out, p, *r, device ? device->copy_bandwidth : std::nullopt);
+  }
+  for (const BackendResult* r : results)
+    if (r->status != Status::ok)
+      fmt::print(out, "  {} {}{}: {}\n", for_terminal(r->backend), to_string(r->status),
+                 expected_mismatch(*r) ? " (expected: reduced precision)" : "",
+                 for_terminal(r->reason, kReasonEchoLimit));
+  for (const BackendResult* r : results)
+    if (r->prepack_ms)
+      fmt::print(out, "  {} weight prepack: {:.4f} ms ({} the timed iterations)\n", r->backend,
+                 *r->prepack_ms, outcome.include_prepack ? "included in" : "not in");
+}
+
+std::string device_heading(const DeviceRecord& device) {
+  return fmt::format("gpu {}: {} ({}, PCI {})", device.info.ordinal,
+                     for_terminal(device.info.name), device.info.uuid, device.info.pci_bus_id);
+}
+
+void print_bandwidths(std::FILE* out, const DeviceRecord& device, const std::string& prefix) {
+  if (!device.copy_bandwidth) return;
+  fmt::print(out, "{}device copy bandwidth {:.0f} GB/s (read + write), read {:.0f} GB/s{}\n",
+             prefix, device.copy_bandwidth->gb_per_s,
+             device.read_bandwidth ? device.read_bandwidth->gb_per_s : 0.0,
+             device.max_sm_mhz ? fmt::format(", max SM clock {} MHz", *device.max_sm_mhz) : "");
+}
+
+std::string throttling(const DeviceTiming& t) {
+  if (t.throttled_samples == 0) return "";
+  return fmt::format("  throttled {} of {} samples ({})", t.throttled_samples, t.samples,
+                     fmt::join(t.throttle_reasons, ", "));
+}
+
 }  // namespace
 
 void print_table(std::FILE* out, const RunOutcome& outcome) {
+  const bool several = outcome.devices.size() > 1;
   for (const ProblemRun& run : outcome.runs) {
     const Problem& p = run.problem;
     fmt::print(out, "\nproblem m={} n={} k={} ({}, seed {}), reference {:.0f} ms\n", p.m, p.n, p.k,
                to_string(p.distribution), p.seed, run.reference_ms);
-    fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
-               "backend", "status", "median ms", "CI +-%", "TFLOP/s", "peak", "floor", "speedup",
-               "max abs err", "mismatch");
-    bool any_expected_mismatch = false;
-    for (const BackendResult& r : run.results) {
-      const bool timed = r.stats.count > 0;
-      const double speedup = speedup_vs_separate(run, r);
-      const bool predicted = expected_mismatch(r);
-      any_expected_mismatch |= predicted;
-      fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
-                 for_terminal(r.backend), to_string(r.status) + (predicted ? "*" : ""),
-                 timed ? fmt::format("{:.4f}", r.stats.median) : "-",
-                 timed ? fmt::format("{:.2f}", 50.0 * r.stats.ci_relative_width()) : "-",
-                 timed ? fmt::format("{:.3g}", tflops(p, r)) : "-",
-                 percent_of_peak(p, r, outcome.device), multiple_of_floor(p, r, outcome),
-                 speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",
-                 r.verification ? fmt::format("{:.2e}", r.verification->max_abs) : "-",
-                 r.verification ? fmt::format("{}", r.verification->mismatches) : "-");
+    if (!several) {
+      std::vector<const BackendResult*> all;
+      for (const BackendResult& r : run.results) all.push_back(&r);
+      print_results(out, run, all, outcome);
+      continue;
     }
-    if (any_expected_mismatch)
-      fmt::print(out, "  * expected: reduced precision (misses the tolerance by design; does not "
-                      "fail the run)\n");
-    for (const BackendResult& r : run.results) print_timing_details(out, p, r, outcome.copy_bandwidth);
-    for (const BackendResult& r : run.results)
-      if (r.status != Status::ok)
-        fmt::print(out, "  {} {}{}: {}\n", for_terminal(r.backend), to_string(r.status),
-                   expected_mismatch(r) ? " (expected: reduced precision)" : "",
-                   for_terminal(r.reason, kReasonEchoLimit));
-    for (const BackendResult& r : run.results)
-      if (r.prepack_ms)
-        fmt::print(out, "  {} weight prepack: {:.4f} ms ({} the timed iterations)\n", r.backend,
-                   *r.prepack_ms, outcome.include_prepack ? "included in" : "not in");
+    // Grouped: each device's results, in the order the devices ran, then the host's.
+    for (size_t d = 0; d <= outcome.devices.size(); ++d) {
+      const bool host = d == outcome.devices.size();
+      std::vector<const BackendResult*> group;
+      for (const BackendResult& r : run.results)
+        if (host ? !r.device : r.device == d) group.push_back(&r);
+      if (group.empty()) continue;
+      fmt::print(out, "{}\n", host ? "host:" : device_heading(outcome.devices[d]));
+      print_results(out, run, group, outcome);
+    }
   }
-  if (outcome.copy_bandwidth)
-    fmt::print(out, "device copy bandwidth {:.0f} GB/s (read + write), read {:.0f} GB/s{}\n",
-               outcome.copy_bandwidth->gb_per_s,
-               outcome.read_bandwidth ? outcome.read_bandwidth->gb_per_s : 0.0,
-               outcome.max_sm_mhz ? fmt::format(", max SM clock {} MHz", *outcome.max_sm_mhz) : "");
+  for (const DeviceRecord& device : outcome.devices)
+    print_bandwidths(out, device, several ? fmt::format("gpu {} ", device.info.ordinal) : "");
+}
+
+void print_node_summary(std::FILE* out, const RunOutcome& outcome) {
+  const std::vector<NodeSummaryRow> rows = summarize_node(device_timings(outcome));
+  if (rows.empty()) return;
+  fmt::print(out,
+             "\nnode summary ({}): per backend the node median (median of the device medians) "
+             "and each device's ratio to it; flagged when the device's 95% CI lies beyond "
+             "+-{:.0f}% of the node median\n",
+             outcome.devices_parallel ? "devices at the same time" : "devices one after another",
+             100 * kNodeBand);
+  int flagged = 0;
+  for (const NodeSummaryRow& row : rows) {
+    const Problem& p = outcome.runs.at(row.problem).problem;
+    fmt::print(out, "  {:<10} {} ({}, seed {}): node median {:.4f} ms\n", for_terminal(row.backend),
+               p.shape(), to_string(p.distribution), p.seed, row.node_median_ms);
+    for (const DeviceStanding& d : row.devices) {
+      const DeviceInfo& info = outcome.devices.at(d.timing.device).info;
+      flagged += d.deviation != Deviation::none ? 1 : 0;
+      std::string line = fmt::format("    gpu {:<3} {:>10.4f} ms {:>7.3f}x  {:<5}{}", info.ordinal,
+                                     d.timing.median_ms, d.ratio,
+                                     d.deviation == Deviation::slow   ? "SLOW"
+                                     : d.deviation == Deviation::fast ? "FAST"
+                                                                      : "",
+                                     throttling(d.timing));
+      line.erase(line.find_last_not_of(' ') + 1);
+      fmt::print(out, "{}\n", line);
+    }
+  }
+  fmt::print(out, "  {}\n",
+             flagged == 0 ? std::string("every device within the band")
+                          : fmt::format("{} device result{} outside the band", flagged,
+                                        flagged == 1 ? "" : "s"));
 }
 
 }  // namespace mish

@@ -1,5 +1,5 @@
 // The console table: one line per backend and problem, then the timing details, reasons and
-// prepack times below it.
+// prepack times below it; and the node summary of a run on several devices.
 #pragma once
 #include <cstdio>
 
@@ -7,6 +7,10 @@
 
 namespace mish {
 
+// With several devices the results are grouped by device, each under a heading that names it.
 void print_table(std::FILE* out, const RunOutcome& outcome);
+
+// The node summary (report/node_summary.h) of a run on two or more devices; nothing otherwise.
+void print_node_summary(std::FILE* out, const RunOutcome& outcome);
 
 }  // namespace mish

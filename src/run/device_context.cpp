@@ -31,14 +31,18 @@ uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2M
   return problem.io_bytes() + l2_flush_bytes(device.l2_bytes, l2);
 }
 
-std::unique_ptr<DeviceContext> open_device_context(const std::vector<Problem>& problems, L2Mode l2,
-                                                   bool quiet) {
+std::unique_ptr<DeviceContext> open_device_context(int ordinal,
+                                                   const std::vector<Problem>& problems, L2Mode l2,
+                                                   bool quiet, const std::string& label) {
   std::string why;
-  const std::optional<DeviceInfo> device = query_device(&why);
-  if (!device)
-    throw EnvironmentError(fmt::format(
-        "no CUDA device ({}); the GPU backends need one. Run --backend=cpu to use the host only",
-        why));
+  const std::optional<DeviceInfo> device = query_device(ordinal, &why);
+  if (!device) {
+    std::string count_why;
+    const int visible = visible_device_count(&count_why);
+    throw EnvironmentError(fmt::format("CUDA device {} cannot be used ({}); {} CUDA device{} "
+                                       "visible",
+                                       ordinal, why, visible, visible == 1 ? " is" : "s are"));
+  }
   for (const Problem& p : problems) {
     const uint64_t need = base_device_bytes(p, *device, l2);
     if (need > device->free_bytes)
@@ -46,22 +50,35 @@ std::unique_ptr<DeviceContext> open_device_context(const std::vector<Problem>& p
           "not enough device memory for {}: needs at least {} (inputs, output{}), {} free on {}; "
           "use smaller --m/--n/--k",
           p.shape(), fmt_gib(need), l2 == L2Mode::flush ? ", L2 flush buffer" : "",
-          fmt_gib(device->free_bytes), device->name));
+          fmt_gib(device->free_bytes), label.empty() ? device->name
+                                                     : fmt::format("device {} ({})", ordinal,
+                                                                   device->name)));
   }
   auto context = std::make_unique<DeviceContext>();
   context->device = *device;
   context->clocks = ClockMonitor::open(device->ordinal, &context->clocks_note);
   if (!context->clocks && !quiet)
-    fmt::print(stderr, "clocks not recorded: {}\n", context->clocks_note);
+    fmt::print(stderr, "{}clocks not recorded: {}\n", label, context->clocks_note);
   context->timer = std::make_unique<DeviceTimer>(context->stream.get(), device->l2_bytes, l2,
                                                  context->clocks.get());
   context->copy_bandwidth = measure_copy_bandwidth(*context->timer, copy_probe_bytes(*device));
   context->read_bandwidth =
       measure_read_bandwidth(*context->timer, read_probe_bytes(*device), device->sms);
   if (!quiet)
-    fmt::print(stderr, "device-to-device copy: {:.0f} GB/s (bytes read + written); read: {:.0f} GB/s\n",
-               context->copy_bandwidth.gb_per_s, context->read_bandwidth.gb_per_s);
+    fmt::print(stderr,
+               "{}device-to-device copy: {:.0f} GB/s (bytes read + written); read: {:.0f} GB/s\n",
+               label, context->copy_bandwidth.gb_per_s, context->read_bandwidth.gb_per_s);
   return context;
+}
+
+DeviceRecord DeviceContext::record() const {
+  DeviceRecord record;
+  record.info = device;
+  record.copy_bandwidth = copy_bandwidth;
+  record.read_bandwidth = read_bandwidth;
+  record.clocks_note = clocks_note;
+  if (clocks) record.max_sm_mhz = clocks->max_sm_mhz();
+  return record;
 }
 
 }  // namespace mish

@@ -1,6 +1,6 @@
-// The GPU side of a run, opened once when any selected backend runs on the device: the device's
+// The GPU side of a run, opened once per device that a selected backend runs on: the device's
 // facts, a stream, the clock monitor, the timer (with its L2 flush buffer) and the measured copy
-// bandwidth.
+// and read bandwidths.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "env/environment.h"
+#include "outcome/outcome.h"
 #include "problem/problem.h"
 #include "timing/clocks.h"
 #include "timing/sampling.h"
@@ -38,15 +39,18 @@ struct DeviceContext {
   std::unique_ptr<DeviceTimer> timer;
   CopyBandwidth copy_bandwidth;
   ReadBandwidth read_bandwidth;
+  DeviceRecord record() const;  // what the outcome keeps of it
 };
 
 // Bytes of device memory a problem needs besides backend workspaces: x, W, b, y and the L2 flush
 // buffer.
 uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2Mode l2);
 
-// Throws EnvironmentError when there is no usable device or a problem does not fit in its memory.
-// `quiet`: no status lines on stderr.
-std::unique_ptr<DeviceContext> open_device_context(const std::vector<Problem>& problems, L2Mode l2,
-                                                   bool quiet);
+// Opens CUDA device `ordinal`, which becomes the calling thread's current device. Throws
+// EnvironmentError when it cannot be used or a problem does not fit in its memory. `quiet`: no
+// status lines on stderr; `label` starts them ("gpu 1: " in a run on several devices).
+std::unique_ptr<DeviceContext> open_device_context(int ordinal,
+                                                   const std::vector<Problem>& problems, L2Mode l2,
+                                                   bool quiet, const std::string& label);
 
 }  // namespace mish

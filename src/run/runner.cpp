@@ -4,16 +4,16 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 
+#include "common/errors.h"
 #include "dump/dump.h"
+#include "external/backend_table.h"
 #include "progress/progress.h"
 #include "reference/reference.h"
-#include "run/buffers.h"
-#include "run/device_context.h"
-#include "run/in_process_executor.h"
 #include "problem/input_rng.cuh"
-#include "run/steps.h"
-#include "run/worker_executor.h"
+#include "run/device_run.h"
+#include "run/task_thread.h"
 
 namespace mish {
 namespace {
@@ -53,7 +53,7 @@ ProblemData prepare_problem(const RunConfig& config, const Problem& problem, Pro
 
 // The same problem with another x (drawn with another seed) and its own reference, for the
 // stale-output check.
-ProblemData fresh_problem(const RunConfig& config, const ProblemData& data) {
+ProblemData fresh_problem(const RunConfig& config, const ProblemData& data, bool progress_bar) {
   say(config, "float64 reference for fresh x (stale-output check)");
   ProblemData fresh;
   fresh.problem = data.problem;
@@ -63,28 +63,81 @@ ProblemData fresh_problem(const RunConfig& config, const ProblemData& data) {
   generate_tensor(other, Tensor::x, fresh.inputs.x.data(), other.x_count());
   fresh.inputs.w = data.inputs.w;
   fresh.inputs.b = data.inputs.b;
-  ProgressBar progress("float64 reference, fresh x", !config.quiet);
+  ProgressBar progress("float64 reference, fresh x", progress_bar && !config.quiet);
   fresh.reference =
       compute_reference(data.problem, fresh.inputs, [&](double done) { progress.update(done); });
   return fresh;
 }
 
-std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEntry& entry,
-                                        DeviceContext* gpu) {
-  if (entry.isolated) {
-    WorkerLaunch launch;
-    launch.argv = entry.worker_argv;
-    launch.backend = entry.info.name;
-    launch.options = config.backend_options.value(entry.info.name, nlohmann::json::object());
-    launch.l2 = config.sampling.l2;
-    launch.include_prepack = config.include_prepack;
-    launch.limits = config.worker_limits;
-    return std::make_unique<WorkerExecutor>(std::move(launch));
+// The fresh-x problem, made once, by whichever part of the run asks first (from any thread); a
+// failed attempt is made again by the next one to ask.
+class FreshProblem {
+ public:
+  FreshProblem(const RunConfig& config, const ProblemData& data, bool progress_bar)
+      : config_(config), data_(data), progress_bar_(progress_bar) {}
+  const ProblemData& get() {
+    std::call_once(made_, [this] { fresh_ = fresh_problem(config_, data_, progress_bar_); });
+    return fresh_;
   }
-  const bool on_device = entry.info.placement == Placement::device;
-  const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
-                         on_device ? gpu->timer.get() : nullptr, config.include_prepack};
-  return std::make_unique<InProcessExecutor>(make_configured(entry, config.backend_options), env);
+
+ private:
+  const RunConfig& config_;
+  const ProblemData& data_;
+  bool progress_bar_;
+  std::once_flag made_;
+  ProblemData fresh_;
+};
+
+// The CUDA devices the run's device backends use, as --devices selects them.
+std::vector<int> selected_devices(const RunConfig& config) {
+  std::string why;
+  const int visible = visible_device_count(&why);
+  if (visible == 0)
+    throw EnvironmentError(fmt::format(
+        "no CUDA device ({}); the GPU backends need one. Run --backend=cpu to use the host only",
+        why));
+  return resolve_devices(config.devices, visible);
+}
+
+// The parts of the run (device_run.h): one holding every backend on at most one device, as
+// always; with several devices one per device, every device backend in a worker process of its
+// own, then one for the host backends.
+std::vector<std::unique_ptr<DeviceRun>> plan_parts(const RunConfig& config,
+                                                   const BackendTable& backends,
+                                                   const std::vector<int>& ordinals,
+                                                   bool parallel) {
+  std::vector<std::unique_ptr<DeviceRun>> parts;
+  if (ordinals.size() <= 1) {
+    DeviceRunPlan plan;
+    if (!ordinals.empty()) plan.ordinal = ordinals.front();
+    parts.push_back(std::make_unique<DeviceRun>(config, backends, plan));
+    return parts;
+  }
+  BackendTable on_device, on_host;
+  for (const BackendEntry& entry : backends)
+    (entry.info.placement == Placement::device ? on_device : on_host).push_back(entry);
+  isolate_builtins(on_device);
+  for (const BackendEntry& entry : on_device)
+    if (!entry.isolated)
+      throw UsageError(fmt::format(
+          "backend '{}' is loaded into the tool's own process (--isolate=none), but a run on "
+          "several devices runs every device backend in a worker process pinned to its device; "
+          "drop --isolate=none or select one device",
+          entry.info.name));
+  for (size_t i = 0; i < ordinals.size(); ++i) {
+    DeviceRunPlan plan;
+    plan.ordinal = ordinals[i];
+    plan.device_index = i;
+    plan.label = fmt::format("gpu {}: ", ordinals[i]);
+    plan.progress = !parallel;
+    parts.push_back(std::make_unique<DeviceRun>(config, on_device, plan));
+  }
+  if (!on_host.empty()) {
+    DeviceRunPlan plan;
+    plan.label = "host: ";
+    parts.push_back(std::make_unique<DeviceRun>(config, on_host, plan));
+  }
+  return parts;
 }
 
 }  // namespace
@@ -96,56 +149,45 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
   outcome.host = query_host();
   outcome.include_prepack = config.include_prepack;
   bool needs_device = false;
-  for (const BackendEntry& entry : backends) needs_device |= entry.info.placement == Placement::device;
-  std::unique_ptr<DeviceContext> gpu;
-  if (needs_device) {
-    gpu = open_device_context(config.problems, config.sampling.l2, config.quiet);
-    outcome.device = gpu->device;
-    outcome.copy_bandwidth = gpu->copy_bandwidth;
-    outcome.read_bandwidth = gpu->read_bandwidth;
-    outcome.clocks_note = gpu->clocks_note;
-    if (gpu->clocks) outcome.max_sm_mhz = gpu->clocks->max_sm_mhz();
-  }
-
-  std::vector<std::unique_ptr<Executor>> executors;
   for (const BackendEntry& entry : backends)
-    executors.push_back(make_executor(config, entry, gpu.get()));
-  const auto own_pids = [&] {
-    std::vector<unsigned> pids;
-    for (const auto& executor : executors)
-      for (unsigned pid : executor->pids()) pids.push_back(pid);
-    return pids;
-  };
+    needs_device |= entry.info.placement == Placement::device;
+  const std::vector<int> ordinals = needs_device ? selected_devices(config) : std::vector<int>{};
+  const bool parallel = config.devices_parallel && ordinals.size() > 1;
+  outcome.devices_parallel = parallel;
+
+  // With the devices at the same time, each device's part runs on a thread of its own for the
+  // whole run (task_thread.h says why). Declared before the parts: the parts' workers are asked
+  // to exit while their threads still live.
+  std::vector<std::unique_ptr<TaskThread>> threads;
+  const std::vector<std::unique_ptr<DeviceRun>> parts =
+      plan_parts(config, backends, ordinals, parallel);
+  for (const auto& part : parts)
+    if (std::optional<DeviceRecord> record = part->record()) {
+      outcome.devices.push_back(std::move(*record));
+      if (parallel) threads.push_back(std::make_unique<TaskThread>());
+    }
 
   for (const Problem& problem : config.problems) {
     ProblemRun run;
     run.problem = problem;
     const ProblemData data = prepare_problem(config, problem, run);
     if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
-    std::optional<ProblemData> fresh;
-    const StepEnv env{config,
-                      data,
-                      [&]() -> const ProblemData& {
-                        if (!fresh) fresh = fresh_problem(config, data);
-                        return *fresh;
-                      },
-                      gpu ? &gpu->device : nullptr,
-                      gpu ? gpu->clocks.get() : nullptr,
-                      own_pids};
-    std::unique_ptr<ProblemBuffers> device_buffers, host_buffers;
-    for (size_t i = 0; i < backends.size(); ++i) {
-      const BackendInfo& info = backends[i].info;
-      std::unique_ptr<ProblemBuffers>& buffers =
-          info.placement == Placement::device ? device_buffers : host_buffers;
-      if (!buffers) {
-        if (info.placement == Placement::device)
-          buffers = std::make_unique<DeviceProblemBuffers>(problem, gpu->stream.get());
-        else
-          buffers = std::make_unique<HostProblemBuffers>(data);
-      }
-      say(config, "{}: verifying and timing", info.name);
-      run.results.push_back(run_steps(env, *buffers, *executors[i], info));
-    }
+    FreshProblem fresh(config, data, !parallel);
+    const std::function<const ProblemData&()> fresh_data = [&]() -> const ProblemData& {
+      return fresh.get();
+    };
+    std::vector<std::vector<BackendResult>> results(parts.size());
+    const auto run_part = [&](size_t i) { results[i] = parts[i]->run(data, fresh_data); };
+    // The device parts on their threads, if any, all at once; the rest (every part when they
+    // take turns, the host part after the devices) on this thread.
+    std::vector<std::future<void>> running;
+    for (size_t i = 0; i < threads.size(); ++i)
+      running.push_back(threads[i]->post([&run_part, i] { run_part(i); }));
+    for (std::future<void>& done : running) done.wait();
+    for (std::future<void>& done : running) done.get();  // the first failure, once all stopped
+    for (size_t i = threads.size(); i < parts.size(); ++i) run_part(i);
+    for (std::vector<BackendResult>& part : results)
+      for (BackendResult& result : part) run.results.push_back(std::move(result));
     outcome.runs.push_back(std::move(run));
   }
   return outcome;

@@ -21,7 +21,7 @@ constexpr int kAuditMinIterations = 3;
 constexpr int kAuditMaxIterations = 200;
 
 void warn(StepContext& c, std::string warning) {
-  if (!c.env.config.quiet) fmt::print(stderr, "warning: {}\n", warning);
+  if (!c.env.config.quiet) fmt::print(stderr, "{}warning: {}\n", c.env.label, warning);
   c.result.warnings.push_back(std::move(warning));
 }
 
@@ -81,7 +81,7 @@ bool audit_series(StepContext& c, const std::string& label, const Series& series
 }
 
 TimedSeries time_series(StepContext& c, const std::string& label, const Series& series) {
-  ProgressBar progress(fmt::format("{}: timing", label), !c.env.config.quiet);
+  ProgressBar progress(fmt::format("{}: timing", label), c.env.progress && !c.env.config.quiet);
   TenantWatch watch(c.on_device ? c.env.monitor : nullptr, c.env.own_pids());
   Sampling sampling = c.executor.sample(series, c.env.config.sampling,
                                         [&](double done) { progress.update(done); });
@@ -143,7 +143,8 @@ void verify_output(StepContext& c) {
 
 void dump_output(StepContext& c) {
   if (!c.env.config.dump_dir.empty())
-    dump_array(c.env.config.dump_dir, c.env.data.problem, "y_" + c.result.backend, c.y);
+    dump_array(c.env.config.dump_dir, c.env.data.problem,
+               "y_" + c.result.backend + c.env.dump_suffix, c.y);
 }
 
 void time_forward_pass(StepContext& c) {

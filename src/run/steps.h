@@ -26,6 +26,11 @@ struct StepEnv {
   const DeviceInfo* device;                   // null without a GPU
   const ClockMonitor* monitor;
   std::function<std::vector<unsigned>()> own_pids;  // the tool's workers, for the tenant watch
+  // With several devices: "gpu 1: " before the warnings printed, and "_gpu1" after the backend's
+  // name in the --dump file of its output; both empty with one device.
+  std::string label;
+  std::string dump_suffix;
+  bool progress = true;  // progress bars may be drawn (not while several devices run at once)
 };
 
 struct StepContext {

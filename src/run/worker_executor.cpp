@@ -30,7 +30,8 @@ WorkerProcess& WorkerExecutor::worker() {
                      {"backend", launch_.backend},
                      {"options", launch_.options},
                      {"l2", to_string(launch_.l2)},
-                     {"include_prepack", launch_.include_prepack}},
+                     {"include_prepack", launch_.include_prepack},
+                     {"device", launch_.device}},
                     "starting the worker", launch_.limits.setup);
   cost_.start_ms = ms_since(start);
   std::vector<double> trips;

@@ -23,6 +23,7 @@ struct WorkerLaunch {
   L2Mode l2 = L2Mode::flush;
   bool include_prepack = false;
   WorkerLimits limits;
+  int device = 0;  // the CUDA device index a device backend runs on, the parent's buffers' device
 };
 
 class WorkerExecutor final : public Executor {

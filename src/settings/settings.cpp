@@ -48,13 +48,19 @@ Setting real_setting(std::string flag, std::string key, std::string help, double
   return s;
 }
 
-Setting switch_setting(std::string flag, std::string key, std::string help) {
+// A switch stored in `field`, reported under its config key.
+Setting switch_setting(std::string flag, std::string key, std::string help,
+                       bool RunConfig::*field) {
   Setting s;
   s.flag = std::move(flag);
   s.key = std::move(key);
   s.report_key = s.key;
   s.help = std::move(help);
   s.kind = SettingKind::boolean;
+  s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.*field = std::get<bool>(v);
+  };
+  s.show = [field](const RunConfig& c) { return json(c.*field); };
   return s;
 }
 
@@ -254,14 +260,10 @@ std::vector<Setting> make_settings() {
   l2.show = [](const RunConfig& c) { return json(to_string(c.sampling.l2)); };
   table.push_back(l2);
 
-  Setting include_prepack = switch_setting(
+  table.push_back(switch_setting(
       "--include-prepack", "include_prepack",
-      "Time weight preparation (splitting/scaling W) inside every iteration");
-  include_prepack.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.include_prepack = std::get<bool>(v);
-  };
-  include_prepack.show = [](const RunConfig& c) { return json(c.include_prepack); };
-  table.push_back(include_prepack);
+      "Time weight preparation (splitting/scaling W) inside every iteration",
+      &RunConfig::include_prepack));
 
   Setting options;
   options.flag = "--backend-option";
@@ -287,14 +289,9 @@ std::vector<Setting> make_settings() {
   options.show = [](const RunConfig& c) { return c.backend_options; };
   table.push_back(options);
 
-  Setting graph = switch_setting("--graph", "graph",
-                                 "Also time each device backend as CUDA-graph replays (reported "
-                                 "apart)");
-  graph.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.graph = std::get<bool>(v);
-  };
-  graph.show = [](const RunConfig& c) { return json(c.graph); };
-  table.push_back(graph);
+  table.push_back(switch_setting(
+      "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
+      &RunConfig::graph));
 
   table.push_back(paths_setting(
       "--plugin", "plugins", "PATH",
@@ -356,6 +353,46 @@ std::vector<Setting> make_settings() {
   worker_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.step.count()); };
   table.push_back(worker_timeout);
 
+  Setting devices;
+  devices.flag = "--devices";
+  devices.key = "devices";
+  devices.report_key = "devices";
+  devices.value_name = "LIST";
+  devices.help = "CUDA devices to run the device backends on: indices such as 0,2, or 'all'";
+  devices.kind = SettingKind::text;
+  devices.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.devices = parse_device_selection(std::get<std::string>(v), where);
+  };
+  // A config file may also give the indices as numbers: [0, 2].
+  devices.store_json = [](RunConfig& c, const json& value, const std::string& where) {
+    if (value.is_string()) {
+      c.devices = parse_device_selection(value.get<std::string>(), where);
+      return;
+    }
+    const auto wrong = [&] {
+      return UsageError(fmt::format("{} must be \"all\", a string like \"0,2\" or an array of "
+                                    "device indices, got {}",
+                                    where, for_terminal(value.dump())));
+    };
+    if (!value.is_array()) throw wrong();
+    std::vector<int64_t> indices;
+    for (const json& item : value) {
+      if (!item.is_number_integer()) throw wrong();
+      constexpr int64_t kLargest = std::numeric_limits<int64_t>::max();  // out of range anyway
+      indices.push_back(item.is_number_unsigned() && item.get<uint64_t>() > uint64_t(kLargest)
+                            ? kLargest
+                            : item.get<int64_t>());
+    }
+    c.devices = device_selection_from(indices, where);
+  };
+  devices.show = [](const RunConfig& c) { return json(to_string(c.devices)); };
+  table.push_back(devices);
+
+  table.push_back(switch_setting(
+      "--devices-parallel", "devices_parallel",
+      "With several devices, run them all at once (a busy node) instead of one after another",
+      &RunConfig::devices_parallel));
+
   Setting json_path;
   json_path.flag = "--json";
   json_path.value_name = "FILE";
@@ -377,12 +414,10 @@ std::vector<Setting> make_settings() {
   };
   table.push_back(dump);
 
-  Setting quiet = switch_setting("--quiet", "", "Print only the result table");
+  Setting quiet = switch_setting("--quiet", "", "Print only the result table", &RunConfig::quiet);
   quiet.alias = "-q";
   quiet.report_key.clear();
-  quiet.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.quiet = std::get<bool>(v);
-  };
+  quiet.show = nullptr;
   table.push_back(quiet);
   return table;
 }

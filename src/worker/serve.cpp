@@ -105,10 +105,13 @@ class Worker {
     ExecutionEnv env;
     env.include_prepack = request.at("include_prepack").get<bool>();
     if (backend->placement() == Placement::device) {
+      // The device the parent's buffers are on; query_device makes it this process's device.
+      const int ordinal = request.value("device", 0);
       std::string why;
-      device_ = query_device(&why);
-      if (!device_) throw EnvironmentError(fmt::format("no CUDA device in the worker ({})", why));
-      MISH_CUDA_CHECK(cudaSetDevice(device_->ordinal));
+      device_ = query_device(ordinal, &why);
+      if (!device_)
+        throw EnvironmentError(fmt::format("CUDA device {} cannot be used in the worker ({})",
+                                           ordinal, why));
       stream_ = std::make_unique<Stream>();
       std::string clocks_note;
       clocks_ = ClockMonitor::open(device_->ordinal, &clocks_note);

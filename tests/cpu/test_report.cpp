@@ -39,14 +39,16 @@ RunOutcome synthetic_outcome() {
   outcome.host = {"testhost", "Test CPU", 8, "Linux 6.1 x86_64"};
   DeviceInfo device;
   device.name = "Test GPU";
+  device.uuid = "GPU-8f1b63c2-0001-abcd-ef10-2030405060ff";
+  device.pci_bus_id = "0000:19:00.0";
   device.cc_major = 9, device.cc_minor = 0;
   device.sms = 132;
   device.l2_bytes = 60u << 20;
   device.memory_bytes = size_t(140) << 30;
   device.driver_version = 13000, device.runtime_version = 13000, device.cublas_version = 130100;
-  outcome.device = device;
-  outcome.copy_bandwidth = CopyBandwidth{256 << 20, 0.125, 4000.0};  // measured with every device
-  outcome.read_bandwidth = ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296};
+  // The bandwidths are measured with every device.
+  outcome.devices = {{device, CopyBandwidth{256 << 20, 0.125, 4000.0},
+                      ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296}, std::nullopt, ""}};
 
   ProblemRun run;
   run.problem.m = 3, run.problem.n = 4, run.problem.k = 5, run.problem.seed = 9;
@@ -144,7 +146,7 @@ TEST(Report, RoundTripPassesSchemaAndKeepsFields) {
 
 TEST(Report, HostOnlyRunHasNullDevice) {
   RunOutcome outcome = synthetic_outcome();
-  outcome.device.reset();
+  outcome.devices.clear();
   const json r = build_report(outcome, RunConfig{}, {"mishbench"});
   EXPECT_TRUE(r["device"].is_null());
   EXPECT_TRUE(check_report(r).ok());

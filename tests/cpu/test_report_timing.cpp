@@ -30,11 +30,11 @@ RunOutcome synthetic_outcome() {
   RunOutcome outcome;
   DeviceInfo device;
   device.name = "NVIDIA H200";
+  device.uuid = "GPU-8f1b63c2-0001-abcd-ef10-2030405060ff";
+  device.pci_bus_id = "0000:19:00.0";
   device.l2_bytes = 60 << 20;
-  outcome.device = device;
-  outcome.copy_bandwidth = CopyBandwidth{256 << 20, 0.125, 4000.0};
-  outcome.read_bandwidth = ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296};
-  outcome.max_sm_mhz = 1980;
+  outcome.devices = {{device, CopyBandwidth{256 << 20, 0.125, 4000.0},
+                      ReadBandwidth{uint64_t(1) << 30, 0.25, 4294.967296}, 1980u, ""}};
   ProblemRun run;
   BackendResult r;
   r.backend = "fused";
@@ -127,7 +127,7 @@ TEST(Peaks, MathModesMapToTheirHardwareUnit) {
 
 TEST(ReportTiming, UnknownDeviceGivesNullFractionWithANote) {
   RunOutcome outcome = synthetic_outcome();
-  outcome.device->name = "Some Future GPU";
+  outcome.devices[0].info.name = "Some Future GPU";
   const json report = build_report(outcome, RunConfig{}, {"mishbench"});
   expect_matches_published_schema(report);
   const json& r = report["results"][0];

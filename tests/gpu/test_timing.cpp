@@ -26,8 +26,9 @@ TEST(GpuTiming, GraphAndFlushVerifyAndStagesAddUp) {
   config.sampling.iters = 30;
   config.quiet = true;
   const RunOutcome outcome = run_builtin_backends(config);
-  ASSERT_TRUE(outcome.copy_bandwidth);
-  EXPECT_GT(outcome.copy_bandwidth->gb_per_s, 100.0);
+  ASSERT_EQ(outcome.devices.size(), 1u);
+  ASSERT_TRUE(outcome.devices[0].copy_bandwidth);
+  EXPECT_GT(outcome.devices[0].copy_bandwidth->gb_per_s, 100.0);
   const ProblemRun& run = outcome.runs.at(0);
   for (const char* name : {"separate", "fused", "cublaslt"}) {
     const BackendResult& r = find(run, name);

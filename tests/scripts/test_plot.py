@@ -32,6 +32,17 @@ def result(backend, m, median, max_abs, status="ok"):
             "verification": {"max_abs": max_abs, "mismatches": 0 if status == "ok" else 10}}
 
 
+def write_json(path, document):
+    with open(path, "w") as f:
+        json.dump(document, f)
+    return path
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
 def report(results):
     return {"schema_version": "1.0.0", "device": {"name": "Test GPU"}, "results": results}
 
@@ -73,6 +84,45 @@ class PlotTest(unittest.TestCase):
             self.assertEqual(self.run_plot(path, "--out", out).returncode, 0)
             self.assertTrue(os.path.exists(os.path.join(out, "time.png")))
             self.assertFalse(os.path.exists(os.path.join(out, "sweep.png")))
+
+    def node_report(self, medians):
+        """A report of one node (schema 1.3): fused on each device, cpu on the host."""
+        devices = [{"name": "NVIDIA H200", "ordinal": d, "host_index": 0,
+                    "uuid": f"GPU-00000000-0000-4000-8000-{d:012x}"} for d in range(len(medians))]
+        rows = []
+        for d, median in enumerate(medians):
+            row = result("fused", 1024, median, 1e-5)
+            row["device_index"] = d
+            rows.append(row)
+        cpu = result("cpu", 1024, 150.0, 1e-6)
+        cpu["device_index"] = None
+        rows.append(cpu)
+        return {"schema_version": "1.3.0", "hosts": [{"hostname": "node-a"}],
+                "device": devices[0], "devices": devices, "results": rows}
+
+    def test_several_devices_draw_one_bar_per_device(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(os.path.join(tmp, "node.json"), self.node_report([2.7, 2.7, 2.97]))
+            out = os.path.join(tmp, "plots")
+            done = self.run_plot(path, "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            svg = read_text(os.path.join(out, "time.svg"))
+            for label in ("gpu 0", "gpu 1", "gpu 2", "host", "one bar per device", "3 devices"):
+                self.assertIn(label, svg)
+            self.assertGreater(matplotlib.image.imread(os.path.join(out, "time.png")).std(), 0.01)
+            self.assertIn("fused (gpu 2)", read_text(os.path.join(out, "accuracy.svg")))
+
+    def test_one_device_beside_an_older_report_keeps_one_bar_per_backend(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            node = write_json(os.path.join(tmp, "node.json"), self.node_report([2.7]))
+            older = write_json(os.path.join(tmp, "torch.json"),
+                               report([result("torch-eager", 1024, 2.74, 1e-5)]))
+            out = os.path.join(tmp, "plots")
+            self.assertEqual(self.run_plot(node, older, "--out", out).returncode, 0)
+            svg = read_text(os.path.join(out, "time.svg"))
+            self.assertIn("torch-eager", svg)
+            self.assertNotIn("one bar per device", svg)
+            self.assertNotIn("gpu 0", svg)
 
     def test_bad_input_exits_2(self):
         with tempfile.TemporaryDirectory() as tmp:

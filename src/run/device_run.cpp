@@ -1,0 +1,99 @@
+#include "run/device_run.h"
+
+#include <fmt/format.h>
+
+#include "cuda/cuda_check.cuh"
+#include "run/buffers.h"
+#include "run/in_process_executor.h"
+#include "run/steps.h"
+#include "run/worker_executor.h"
+
+namespace mish {
+namespace {
+
+std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEntry& entry,
+                                        DeviceContext* gpu, int device) {
+  if (entry.isolated) {
+    WorkerLaunch launch;
+    launch.argv = entry.worker_argv;
+    launch.backend = entry.info.name;
+    launch.options = config.backend_options.value(entry.info.name, nlohmann::json::object());
+    launch.l2 = config.sampling.l2;
+    launch.include_prepack = config.include_prepack;
+    launch.limits = config.worker_limits;
+    launch.device = device;
+    return std::make_unique<WorkerExecutor>(std::move(launch));
+  }
+  const bool on_device = entry.info.placement == Placement::device;
+  const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
+                         on_device ? gpu->timer.get() : nullptr, config.include_prepack};
+  return std::make_unique<InProcessExecutor>(make_configured(entry, config.backend_options), env);
+}
+
+}  // namespace
+
+DeviceRun::DeviceRun(const RunConfig& config, BackendTable backends, DeviceRunPlan plan)
+    : config_(config), backends_(std::move(backends)), plan_(std::move(plan)) {
+  if (plan_.ordinal)
+    gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.sampling.l2, config_.quiet,
+                               plan_.label);
+  for (const BackendEntry& entry : backends_)
+    executors_.push_back(make_executor(config_, entry, gpu_.get(), plan_.ordinal.value_or(0)));
+}
+
+DeviceRun::~DeviceRun() {
+  // In-process backends release their handles and memory on their own device.
+  if (plan_.ordinal) MISH_CUDA_CHECK_NOTHROW(cudaSetDevice(*plan_.ordinal));
+}
+
+std::optional<DeviceRecord> DeviceRun::record() const {
+  if (!gpu_) return std::nullopt;
+  return gpu_->record();
+}
+
+void DeviceRun::make_current() const {
+  if (plan_.ordinal) MISH_CUDA_CHECK(cudaSetDevice(*plan_.ordinal));
+}
+
+std::vector<unsigned> DeviceRun::worker_pids() const {
+  std::vector<unsigned> pids;
+  for (const auto& executor : executors_)
+    for (unsigned pid : executor->pids()) pids.push_back(pid);
+  return pids;
+}
+
+std::vector<BackendResult> DeviceRun::run(const ProblemData& data,
+                                          const std::function<const ProblemData&()>& fresh) {
+  make_current();
+  const bool named = !plan_.label.empty() && plan_.ordinal;  // one of several devices
+  const StepEnv env{config_,
+                    data,
+                    fresh,
+                    gpu_ ? &gpu_->device : nullptr,
+                    gpu_ ? gpu_->clocks.get() : nullptr,
+                    [this] { return worker_pids(); },
+                    plan_.label,
+                    named ? fmt::format("_gpu{}", *plan_.ordinal) : "",
+                    plan_.progress};
+
+  std::vector<BackendResult> results;
+  std::unique_ptr<ProblemBuffers> device_buffers, host_buffers;
+  for (size_t i = 0; i < backends_.size(); ++i) {
+    const BackendInfo& info = backends_[i].info;
+    const bool on_device = info.placement == Placement::device;
+    std::unique_ptr<ProblemBuffers>& buffers = on_device ? device_buffers : host_buffers;
+    if (!buffers) {
+      if (on_device)
+        buffers = std::make_unique<DeviceProblemBuffers>(data.problem, gpu_->stream.get());
+      else
+        buffers = std::make_unique<HostProblemBuffers>(data);
+    }
+    if (!config_.quiet) fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
+    BackendResult result = run_steps(env, *buffers, *executors_[i], info);
+    if (on_device) result.device = plan_.device_index;
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace mish

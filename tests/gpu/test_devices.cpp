@@ -51,7 +51,7 @@ class Devices : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string path = (dir / "report.json").string();
     args.insert(args.end(), {"--json", path, "--quiet"});
-    const ProcessResult done = run_mishbench(args, dir.string(), 600);
+    const ProcessResult done = run_mishbench(args, dir.string(), ProcessOptions{600, {}, {}});
     if (result != nullptr) *result = done;
     EXPECT_EQ(done.exit_code, 0) << fmt::format("{}", fmt::join(extra, " ")) << ": " << done.err;
     if (done.exit_code != 0) return nullptr;

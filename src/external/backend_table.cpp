@@ -39,7 +39,7 @@ std::vector<BackendInfo> probe_plugin(const std::string& path, const RunConfig& 
     const nlohmann::json reply = probe.request({{"op", "hello"}}, "loading the plugin",
                                                config.worker_limits.setup);
     std::vector<BackendInfo> infos;
-    for (const nlohmann::json& info : reply.at("backends")) infos.push_back(backend_info_from(info));
+    for (const nlohmann::json& info : reply.at("backends")) infos.push_back(from_message<BackendInfo>(info));
     return infos;
   } catch (const UsageError&) {
     throw;

@@ -72,7 +72,7 @@ std::vector<BackendEntry> solution_entries(const std::string& path, const Soluti
         probe.request({{"op", "hello"}}, "reading the solution", config.worker_limits.setup);
     for (const nlohmann::json& info : reply.at("backends")) {
       BackendEntry entry;
-      entry.info = backend_info_from(info);
+      entry.info = from_message<BackendInfo>(info);
       entries.push_back(std::move(entry));
     }
   } catch (const UsageError&) {

@@ -1,12 +1,16 @@
 #include "run/buffers.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cstring>
 #include <limits>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.h"
 #include "problem/generate_device.cuh"
+#include "worker/shared_memory.h"
 
 namespace mish {
 namespace {
@@ -35,6 +39,41 @@ std::string ipc_handle(const void* device_pointer) {
   MISH_CUDA_CHECK(cudaIpcGetMemHandle(&handle, const_cast<void*>(device_pointer)));
   return hex(&handle, sizeof(handle));
 }
+
+class DeviceProblemBuffers final : public ProblemBuffers {
+ public:
+  DeviceProblemBuffers(const Problem& problem, cudaStream_t stream);
+  Tensors tensors() override;
+  void poison_output() override;
+  void read_output(std::vector<float>& y) override;
+  void load_x(const std::vector<float>& x) override;
+  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
+  void restore_inputs(const HostInputs& inputs) override;
+  SharedTensors share() override;
+
+ private:
+  cudaStream_t stream_;
+  DeviceBuffer<float> x_, w_, b_, y_;
+};
+
+// Host backends' tensors: one shared memory region, x, W, b and y one after the other, so a
+// worker process maps them all with one descriptor.
+class HostProblemBuffers final : public ProblemBuffers {
+ public:
+  explicit HostProblemBuffers(const ProblemData& data);
+  Tensors tensors() override { return {x_, w_, b_, y_}; }
+  void poison_output() override;
+  void read_output(std::vector<float>& y) override { y.assign(y_, y_ + problem_.y_count()); }
+  void load_x(const std::vector<float>& x) override { std::copy(x.begin(), x.end(), x_); }
+  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
+  void restore_inputs(const HostInputs& inputs) override;
+  SharedTensors share() override;
+
+ private:
+  Problem problem_;
+  SharedMemory memory_;
+  float *x_, *w_, *b_, *y_;
+};
 
 }  // namespace
 
@@ -107,17 +146,12 @@ HostProblemBuffers::HostProblemBuffers(const ProblemData& data)
   restore_inputs(data.inputs);
 }
 
-Tensors HostProblemBuffers::tensors() { return {x_, w_, b_, y_}; }
 
 void HostProblemBuffers::poison_output() {
   std::fill(y_, y_ + problem_.y_count(), std::numeric_limits<float>::quiet_NaN());
 }
 
-void HostProblemBuffers::read_output(std::vector<float>& y) { y.assign(y_, y_ + problem_.y_count()); }
 
-void HostProblemBuffers::load_x(const std::vector<float>& x) {
-  std::copy(x.begin(), x.end(), x_);
-}
 
 std::vector<InputChange> HostProblemBuffers::changed_inputs(const HostInputs& inputs) {
   std::vector<InputChange> changes;
@@ -141,6 +175,14 @@ SharedTensors HostProblemBuffers::share() {
            {"b", (b_ - x_) * sizeof(float)},
            {"y", (y_ - x_) * sizeof(float)}},
           {memory_.fd()}};
+}
+
+std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, cudaStream_t stream) {
+  return std::make_unique<DeviceProblemBuffers>(problem, stream);
+}
+
+std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data) {
+  return std::make_unique<HostProblemBuffers>(data);
 }
 
 }  // namespace mish

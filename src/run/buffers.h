@@ -14,10 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
-#include "cuda/device_buffer.h"
 #include "outcome/outcome.h"
 #include "problem/problem_data.h"
-#include "worker/shared_memory.h"
 
 namespace mish {
 
@@ -44,37 +42,10 @@ class ProblemBuffers {
   virtual SharedTensors share() = 0;
 };
 
-class DeviceProblemBuffers final : public ProblemBuffers {
- public:
-  DeviceProblemBuffers(const Problem& problem, cudaStream_t stream);
-  Tensors tensors() override;
-  void poison_output() override;
-  void read_output(std::vector<float>& y) override;
-  void load_x(const std::vector<float>& x) override;
-  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
-  void restore_inputs(const HostInputs& inputs) override;
-  SharedTensors share() override;
+// x, W, b and y in device memory on the current device, the inputs generated there.
+std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, cudaStream_t stream);
 
- private:
-  cudaStream_t stream_;
-  DeviceBuffer<float> x_, w_, b_, y_;
-};
-
-class HostProblemBuffers final : public ProblemBuffers {
- public:
-  explicit HostProblemBuffers(const ProblemData& data);
-  Tensors tensors() override;
-  void poison_output() override;
-  void read_output(std::vector<float>& y) override;
-  void load_x(const std::vector<float>& x) override;
-  std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
-  void restore_inputs(const HostInputs& inputs) override;
-  SharedTensors share() override;
-
- private:
-  Problem problem_;
-  SharedMemory memory_;  // x, W, b, y one after the other
-  float *x_, *w_, *b_, *y_;
-};
+// x, W, b and y in shared host memory, the inputs copied from `data`.
+std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data);
 
 }  // namespace mish

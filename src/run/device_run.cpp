@@ -22,7 +22,7 @@ std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEn
     launch.include_prepack = config.include_prepack;
     launch.limits = config.worker_limits;
     launch.device = device;
-    return std::make_unique<WorkerExecutor>(std::move(launch));
+    return make_worker_executor(std::move(launch));
   }
   const bool on_device = entry.info.placement == Placement::device;
   const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
@@ -84,9 +84,9 @@ std::vector<BackendResult> DeviceRun::run(const ProblemData& data,
     std::unique_ptr<ProblemBuffers>& buffers = on_device ? device_buffers : host_buffers;
     if (!buffers) {
       if (on_device)
-        buffers = std::make_unique<DeviceProblemBuffers>(data.problem, gpu_->stream.get());
+        buffers = make_device_buffers(data.problem, gpu_->stream.get());
       else
-        buffers = std::make_unique<HostProblemBuffers>(data);
+        buffers = make_host_buffers(data);
     }
     if (!config_.quiet) fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
     BackendResult result = run_steps(env, *buffers, *executors_[i], info);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "timing/statistics.h"
+#include "worker/worker_process.h"
 #include "worker/protocol.h"
 
 namespace mish {
@@ -16,6 +17,33 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 constexpr int kRoundTrips = 5;
+
+class WorkerExecutor final : public Executor {
+ public:
+  explicit WorkerExecutor(WorkerLaunch launch);
+
+  Support supports(const Problem& problem, const DeviceInfo* device) override;
+  SetupReport setup(const Problem& problem, ProblemBuffers& buffers) override;
+  double time_prepack() override;
+  void run_once(const Series& series) override;
+  Sampling sample(const Series& series, const SampleSettings& settings,
+                  const ProgressFn& on_progress) override;
+  AuditReading audit(const Series& series, int iterations) override;
+  size_t capture_graph() override;
+  nlohmann::json describe() override;
+
+  std::optional<IsolationReport> isolation() const override;
+  std::vector<unsigned> pids() const override;
+
+ private:
+  WorkerProcess& worker();  // started (again) when needed
+  nlohmann::json ask(const nlohmann::json& request, const std::string& during,
+                     const ProgressFn& on_progress = {}, const std::vector<int>& fds = {});
+
+  WorkerLaunch launch_;
+  std::unique_ptr<WorkerProcess> process_;
+  IsolationReport cost_;
+};
 
 }  // namespace
 
@@ -60,7 +88,7 @@ SetupReport WorkerExecutor::setup(const Problem& problem, ProblemBuffers& buffer
   const json reply = worker().request(
       {{"op", "setup"}, {"problem", to_message(problem)}, {"buffers", shared.description}},
       "setup()", launch_.limits.setup, {}, shared.fds);
-  return setup_report_from(reply.at("setup"));
+  return from_message<SetupReport>(reply.at("setup"));
 }
 
 double WorkerExecutor::time_prepack() {
@@ -76,14 +104,14 @@ Sampling WorkerExecutor::sample(const Series& series, const SampleSettings& sett
   const json reply = ask(
       {{"op", "sample"}, {"series", to_message(series)}, {"sampling", to_message(settings)}},
       "the timed series", on_progress);
-  return sampling_from(reply.at("sampling"));
+  return from_message<Sampling>(reply.at("sampling"));
 }
 
 AuditReading WorkerExecutor::audit(const Series& series, int iterations) {
   const json reply = ask(
       {{"op", "audit"}, {"series", to_message(series)}, {"iterations", iterations}},
       "the timing audit");
-  return audit_from(reply.at("audit"));
+  return from_message<AuditReading>(reply.at("audit"));
 }
 
 size_t WorkerExecutor::capture_graph() {
@@ -102,5 +130,9 @@ std::vector<unsigned> WorkerExecutor::pids() const {
 }
 
 json WorkerExecutor::describe() { return ask({{"op", "describe"}}, "describe()").at("details"); }
+
+std::unique_ptr<Executor> make_worker_executor(WorkerLaunch launch) {
+  return std::make_unique<WorkerExecutor>(std::move(launch));
+}
 
 }  // namespace mish

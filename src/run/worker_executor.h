@@ -7,11 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "outcome/outcome.h"
 #include "run/executor.h"
 #include "timing/sampling.h"
 #include "worker/limits.h"
-#include "worker/worker_process.h"
 
 namespace mish {
 
@@ -26,31 +24,6 @@ struct WorkerLaunch {
   int device = 0;  // the CUDA device index a device backend runs on, the parent's buffers' device
 };
 
-class WorkerExecutor final : public Executor {
- public:
-  explicit WorkerExecutor(WorkerLaunch launch);
-
-  Support supports(const Problem& problem, const DeviceInfo* device) override;
-  SetupReport setup(const Problem& problem, ProblemBuffers& buffers) override;
-  double time_prepack() override;
-  void run_once(const Series& series) override;
-  Sampling sample(const Series& series, const SampleSettings& settings,
-                  const ProgressFn& on_progress) override;
-  AuditReading audit(const Series& series, int iterations) override;
-  size_t capture_graph() override;
-  nlohmann::json describe() override;
-
-  std::optional<IsolationReport> isolation() const override;
-  std::vector<unsigned> pids() const override;
-
- private:
-  WorkerProcess& worker();  // started (again) when needed
-  nlohmann::json ask(const nlohmann::json& request, const std::string& during,
-                     const ProgressFn& on_progress = {}, const std::vector<int>& fds = {});
-
-  WorkerLaunch launch_;
-  std::unique_ptr<WorkerProcess> process_;
-  IsolationReport cost_;
-};
+std::unique_ptr<Executor> make_worker_executor(WorkerLaunch launch);
 
 }  // namespace mish

@@ -48,6 +48,79 @@ Setting real_setting(std::string flag, std::string key, std::string help, double
   return s;
 }
 
+// Watchdog limits are whole seconds, at least one.
+std::chrono::seconds whole_seconds(double seconds) {
+  return std::chrono::seconds(std::max<long long>(1, std::llround(seconds)));
+}
+
+// How the report and the help show a stored value.
+json shown(int value) { return value; }
+json shown(double value) { return value; }
+json shown(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+// Settings stored where `field(config)` says, for const and non-const configs alike (a generic
+// lambda returning a reference), so that one accessor both stores and shows the value.
+template <typename Field>
+Setting count_setting(std::string flag, std::string report_key, std::string help, int64_t min,
+                      int64_t max, Field field) {
+  std::string key = flag.substr(2);
+  Setting s = integer_setting(std::move(flag), std::move(key), "INT", std::move(help), min, max);
+  s.report_key = std::move(report_key);
+  s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
+    field(c) = static_cast<int>(std::get<int64_t>(v));
+  };
+  s.show = [field](const RunConfig& c) { return shown(field(c)); };
+  return s;
+}
+
+template <typename Field>
+Setting number_setting(std::string flag, std::string key, std::string report_key,
+                       std::string value_name, std::string help, double min, double max,
+                       bool min_open, Field field) {
+  Setting s = real_setting(std::move(flag), std::move(key), std::move(help), min, max, min_open);
+  s.report_key = std::move(report_key);
+  s.value_name = std::move(value_name);
+  s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
+    field(c) = std::get<double>(v);
+  };
+  s.show = [field](const RunConfig& c) { return shown(field(c)); };
+  return s;
+}
+
+// A watchdog limit in whole seconds (at least one), given as a number of seconds.
+template <typename Field>
+Setting limit_setting(std::string flag, std::string key, std::string help, Field field) {
+  std::string report_key = key + "_s";
+  Setting s = real_setting(std::move(flag), std::move(key), std::move(help), 0, kMaxSeconds, true);
+  s.value_name = "S";
+  s.report_key = std::move(report_key);
+  s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
+    field(c) = whole_seconds(std::get<double>(v));
+  };
+  s.show = [field](const RunConfig& c) { return json(field(c).count()); };
+  return s;
+}
+
+// One of `choices`, stored as what `parse` makes of it and shown as its name again.
+template <typename Field, typename Value>
+Setting choice_setting(std::string flag, std::string key, std::string report_key, std::string help,
+                       std::vector<std::string> choices, Field field,
+                       Value (*parse)(const std::string&)) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.key = std::move(key);
+  s.report_key = std::move(report_key);
+  s.value_name = "MODE";
+  s.help = std::move(help);
+  s.kind = SettingKind::choice;
+  s.choices = std::move(choices);
+  s.store = [field, parse](RunConfig& c, const SettingValue& v, const std::string&) {
+    field(c) = parse(std::get<std::string>(v));
+  };
+  s.show = [field](const RunConfig& c) { return json(to_string(field(c))); };
+  return s;
+}
+
 // A switch stored in `field`, reported under its config key.
 Setting switch_setting(std::string flag, std::string key, std::string help,
                        bool RunConfig::*field) {
@@ -64,10 +137,6 @@ Setting switch_setting(std::string flag, std::string key, std::string help,
   return s;
 }
 
-// Watchdog limits are whole seconds, at least one.
-std::chrono::seconds whole_seconds(double seconds) {
-  return std::chrono::seconds(std::max<long long>(1, std::llround(seconds)));
-}
 
 // A repeatable path flag whose values collect in `field` (config key: a string or an array);
 // `what` names one path in the message for an empty one.
@@ -95,7 +164,6 @@ Setting paths_setting(std::string flag, std::string key, std::string value_name,
   return s;
 }
 
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 // A per-problem size: the flag sets it in every problem.
 Setting dimension_setting(const char* name, std::string help, int64_t Problem::*field) {
@@ -174,91 +242,36 @@ std::vector<Setting> make_settings() {
   };
   table.push_back(distribution);
 
-  Setting warmup = integer_setting("--warmup", "warmup", "INT", "Untimed runs before sampling", 0,
-                                   kMaxAdaptiveSamples);
-  warmup.report_key = "warmup";
-  warmup.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.warmup = static_cast<int>(std::get<int64_t>(v));
-  };
-  warmup.show = [](const RunConfig& c) { return json(c.sampling.warmup); };
-  table.push_back(warmup);
-
-  Setting iters = integer_setting(
-      "--iters", "iters", "INT",
+  table.push_back(count_setting("--warmup", "warmup", "Untimed runs before sampling", 0,
+                                kMaxAdaptiveSamples,
+                                [](auto& c) -> auto& { return c.sampling.warmup; }));
+  table.push_back(count_setting(
+      "--iters", "iters",
       "Timed samples per backend; with --min-time, --max-noise or --timeout, the minimum count", 1,
-      kMaxAdaptiveSamples);
-  iters.report_key = "iters";
-  iters.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.iters = static_cast<int>(std::get<int64_t>(v));
-  };
-  iters.show = [](const RunConfig& c) { return json(c.sampling.iters); };
-  table.push_back(iters);
+      kMaxAdaptiveSamples, [](auto& c) -> auto& { return c.sampling.iters; }));
+  table.push_back(number_setting(
+      "--min-time", "min_time", "min_time_s", "S",
+      "Adaptive: sample until the timed samples add up to at least S seconds", 0, kMaxSeconds,
+      false, [](auto& c) -> auto& { return c.sampling.min_time_s; }));
+  table.push_back(number_setting(
+      "--max-noise", "max_noise", "max_noise", "F",
+      "Adaptive: sample until the median's 95% CI is narrower than F x median (e.g. 0.01 for 1%)",
+      0, 1, true, [](auto& c) -> auto& { return c.sampling.max_noise; }));
+  table.push_back(number_setting(
+      "--timeout", "timeout", "timeout_s", "S",
+      "Adaptive: stop sampling a series after S seconds of wall time, whatever else", 0,
+      kMaxSeconds, true, [](auto& c) -> auto& { return c.sampling.timeout_s; }));
+  table.push_back(number_setting("--atol", "atol", "atol", "X", "Absolute tolerance", 0,
+                                 kMaxTolerance, false,
+                                 [](auto& c) -> auto& { return c.tolerance.atol; }));
+  table.push_back(number_setting("--rtol", "rtol", "rtol", "X", "Relative tolerance", 0,
+                                 kMaxTolerance, false,
+                                 [](auto& c) -> auto& { return c.tolerance.rtol; }));
 
-  Setting min_time = real_setting("--min-time", "min_time",
-                                  "Adaptive: sample until the timed samples add up to at least S "
-                                  "seconds",
-                                  0, kMaxSeconds, false);
-  min_time.value_name = "S";
-  min_time.report_key = "min_time_s";
-  min_time.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.min_time_s = std::get<double>(v);
-  };
-  min_time.show = [](const RunConfig& c) { return optional_json(c.sampling.min_time_s); };
-  table.push_back(min_time);
-
-  Setting max_noise = real_setting("--max-noise", "max_noise",
-                                   "Adaptive: sample until the median's 95% CI is narrower than "
-                                   "F x median (e.g. 0.01 for 1%)",
-                                   0, 1, true);
-  max_noise.value_name = "F";
-  max_noise.report_key = "max_noise";
-  max_noise.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.max_noise = std::get<double>(v);
-  };
-  max_noise.show = [](const RunConfig& c) { return optional_json(c.sampling.max_noise); };
-  table.push_back(max_noise);
-
-  Setting timeout = real_setting("--timeout", "timeout",
-                                 "Adaptive: stop sampling a series after S seconds of wall time, "
-                                 "whatever else",
-                                 0, kMaxSeconds, true);
-  timeout.value_name = "S";
-  timeout.report_key = "timeout_s";
-  timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.timeout_s = std::get<double>(v);
-  };
-  timeout.show = [](const RunConfig& c) { return optional_json(c.sampling.timeout_s); };
-  table.push_back(timeout);
-
-  Setting atol = real_setting("--atol", "atol", "Absolute tolerance", 0, kMaxTolerance, false);
-  atol.report_key = "atol";
-  atol.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.tolerance.atol = std::get<double>(v);
-  };
-  atol.show = [](const RunConfig& c) { return json(c.tolerance.atol); };
-  table.push_back(atol);
-
-  Setting rtol = real_setting("--rtol", "rtol", "Relative tolerance", 0, kMaxTolerance, false);
-  rtol.report_key = "rtol";
-  rtol.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.tolerance.rtol = std::get<double>(v);
-  };
-  rtol.show = [](const RunConfig& c) { return json(c.tolerance.rtol); };
-  table.push_back(rtol);
-
-  Setting l2;
-  l2.flag = "--l2";
-  l2.key = "l2";
-  l2.report_key = "l2";
-  l2.value_name = "MODE";
-  l2.help = "flush: cold L2 before every sample; hot: back to back";
-  l2.kind = SettingKind::choice;
-  l2.choices = {"flush", "hot"};
-  l2.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.sampling.l2 = parse_l2_mode(std::get<std::string>(v));
-  };
-  l2.show = [](const RunConfig& c) { return json(to_string(c.sampling.l2)); };
-  table.push_back(l2);
+  table.push_back(choice_setting("--l2", "l2", "l2",
+                                 "flush: cold L2 before every sample; hot: back to back",
+                                 {"flush", "hot"}, [](auto& c) -> auto& { return c.sampling.l2; },
+                                 parse_l2_mode));
 
   table.push_back(switch_setting(
       "--include-prepack", "include_prepack",
@@ -315,43 +328,19 @@ std::vector<Setting> make_settings() {
   python.show = [](const RunConfig& c) { return json(c.python.empty() ? "python3" : c.python); };
   table.push_back(python);
 
-  Setting isolate;
-  isolate.flag = "--isolate";
-  isolate.key = "isolate";
-  isolate.report_key = "isolate";
-  isolate.value_name = "MODE";
-  isolate.help = "Worker processes: auto (plugins and solutions), all (every backend) or none";
-  isolate.kind = SettingKind::choice;
-  isolate.choices = {"auto", "all", "none"};
-  isolate.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.isolate = parse_isolation(std::get<std::string>(v));
-  };
-  isolate.show = [](const RunConfig& c) { return json(to_string(c.isolate)); };
-  table.push_back(isolate);
+  table.push_back(choice_setting(
+      "--isolate", "isolate", "isolate",
+      "Worker processes: auto (plugins and solutions), all (every backend) or none",
+      {"auto", "all", "none"}, [](auto& c) -> auto& { return c.isolate; }, parse_isolation));
 
-  Setting setup_timeout = real_setting("--setup-timeout", "setup_timeout",
-                                       "Kill a worker that takes longer than S seconds to start "
-                                       "and set its backend up",
-                                       0, kMaxSeconds, true);
-  setup_timeout.value_name = "S";
-  setup_timeout.report_key = "setup_timeout_s";
-  setup_timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.worker_limits.setup = whole_seconds(std::get<double>(v));
-  };
-  setup_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.setup.count()); };
-  table.push_back(setup_timeout);
-
-  Setting worker_timeout = real_setting("--worker-timeout", "worker_timeout",
-                                        "Kill a worker that stays silent for S seconds in any "
-                                        "other step",
-                                        0, kMaxSeconds, true);
-  worker_timeout.value_name = "S";
-  worker_timeout.report_key = "worker_timeout_s";
-  worker_timeout.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.worker_limits.step = whole_seconds(std::get<double>(v));
-  };
-  worker_timeout.show = [](const RunConfig& c) { return json(c.worker_limits.step.count()); };
-  table.push_back(worker_timeout);
+  table.push_back(limit_setting(
+      "--setup-timeout", "setup_timeout",
+      "Kill a worker that takes longer than S seconds to start and set its backend up",
+      [](auto& c) -> auto& { return c.worker_limits.setup; }));
+  table.push_back(limit_setting(
+      "--worker-timeout", "worker_timeout",
+      "Kill a worker that stays silent for S seconds in any other step",
+      [](auto& c) -> auto& { return c.worker_limits.step; }));
 
   Setting devices;
   devices.flag = "--devices";

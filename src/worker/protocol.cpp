@@ -22,12 +22,14 @@ std::optional<double> optional_double(const json& v) {
 
 }  // namespace
 
-json to_message(const Problem& p) {
+template <>
+json to_message<Problem>(const Problem& p) {
   return {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"seed", p.seed},
           {"distribution", to_string(p.distribution)}};
 }
 
-Problem problem_from(const json& m) {
+template <>
+Problem from_message<Problem>(const json& m) {
   Problem p;
   p.m = m.at("m").get<int64_t>();
   p.n = m.at("n").get<int64_t>();
@@ -37,7 +39,8 @@ Problem problem_from(const json& m) {
   return p;
 }
 
-json to_message(const BackendInfo& info) {
+template <>
+json to_message<BackendInfo>(const BackendInfo& info) {
   return {{"name", info.name},
           {"summary", info.summary},
           {"math_mode", info.math_mode},
@@ -50,7 +53,8 @@ json to_message(const BackendInfo& info) {
             {"abi_version", info.origin.abi_version}}}};
 }
 
-BackendInfo backend_info_from(const json& m) {
+template <>
+BackendInfo from_message<BackendInfo>(const json& m) {
   BackendInfo info;
   info.name = m.at("name").get<std::string>();
   info.summary = m.at("summary").get<std::string>();
@@ -65,7 +69,8 @@ BackendInfo backend_info_from(const json& m) {
   return info;
 }
 
-json to_message(const SampleSettings& s) {
+template <>
+json to_message<SampleSettings>(const SampleSettings& s) {
   return {{"warmup", s.warmup},
           {"iters", s.iters},
           {"l2", to_string(s.l2)},
@@ -74,7 +79,8 @@ json to_message(const SampleSettings& s) {
           {"timeout_s", optional_json(s.timeout_s)}};
 }
 
-SampleSettings sample_settings_from(const json& m) {
+template <>
+SampleSettings from_message<SampleSettings>(const json& m) {
   SampleSettings s;
   s.warmup = m.at("warmup").get<int>();
   s.iters = m.at("iters").get<int>();
@@ -85,7 +91,8 @@ SampleSettings sample_settings_from(const json& m) {
   return s;
 }
 
-json to_message(const Sampling& s) {
+template <>
+json to_message<Sampling>(const Sampling& s) {
   json clocks = json::array();
   for (const std::optional<ClockReading>& c : s.clocks) {
     if (!c) {
@@ -103,7 +110,8 @@ json to_message(const Sampling& s) {
           {"gate_timeouts", s.gate_timeouts}};
 }
 
-Sampling sampling_from(const json& m) {
+template <>
+Sampling from_message<Sampling>(const json& m) {
   Sampling s;
   s.samples_ms = m.at("samples_ms").get<std::vector<double>>();
   s.stopped_by = stop_reason_from(m.at("stopped_by").get<std::string>());
@@ -123,7 +131,8 @@ Sampling sampling_from(const json& m) {
   return s;
 }
 
-json to_message(const SetupReport& r) {
+template <>
+json to_message<SetupReport>(const SetupReport& r) {
   json stages = json::array();
   for (const StageInfo& stage : r.stages)
     stages.push_back({{"name", stage.name},
@@ -132,7 +141,8 @@ json to_message(const SetupReport& r) {
   return {{"setup_ms", r.setup_ms}, {"prepacks_weights", r.prepacks_weights}, {"stages", stages}};
 }
 
-SetupReport setup_report_from(const json& m) {
+template <>
+SetupReport from_message<SetupReport>(const json& m) {
   SetupReport r;
   r.setup_ms = m.at("setup_ms").get<double>();
   r.prepacks_weights = m.at("prepacks_weights").get<bool>();
@@ -143,14 +153,16 @@ SetupReport setup_report_from(const json& m) {
   return r;
 }
 
-json to_message(const Series& series) {
+template <>
+json to_message<Series>(const Series& series) {
   const char* kind = series.kind == Series::Kind::plain   ? "plain"
                      : series.kind == Series::Kind::stage ? "stage"
                                                           : "graph";
   return {{"kind", kind}, {"stage", series.stage}};
 }
 
-Series series_from(const json& m) {
+template <>
+Series from_message<Series>(const json& m) {
   Series series;
   const std::string kind = m.at("kind").get<std::string>();
   series.kind = kind == "stage"   ? Series::Kind::stage
@@ -160,11 +172,13 @@ Series series_from(const json& m) {
   return series;
 }
 
-json to_message(const AuditReading& a) {
+template <>
+json to_message<AuditReading>(const AuditReading& a) {
   return {{"iterations", a.iterations}, {"events_ms", a.events_ms}, {"wall_ms", a.wall_ms}};
 }
 
-AuditReading audit_from(const json& m) {
+template <>
+AuditReading from_message<AuditReading>(const json& m) {
   return {m.at("iterations").get<int>(), m.at("events_ms").get<double>(),
           m.at("wall_ms").get<double>()};
 }

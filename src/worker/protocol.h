@@ -13,25 +13,12 @@
 
 namespace mish {
 
-nlohmann::json to_message(const Problem& problem);
-Problem problem_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const BackendInfo& info);
-BackendInfo backend_info_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const SampleSettings& settings);
-SampleSettings sample_settings_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const Sampling& sampling);
-Sampling sampling_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const SetupReport& report);
-SetupReport setup_report_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const Series& series);
-Series series_from(const nlohmann::json& message);
-
-nlohmann::json to_message(const AuditReading& audit);
-AuditReading audit_from(const nlohmann::json& message);
+// For Problem, BackendInfo, SampleSettings, Sampling, SetupReport, Series and AuditReading
+// (specialized in protocol.cpp; any other type fails to link). from_message throws
+// nlohmann::json::exception on a message that lacks a field or has the wrong type.
+template <typename T>
+nlohmann::json to_message(const T& value);
+template <typename T>
+T from_message(const nlohmann::json& message);
 
 }  // namespace mish

@@ -56,23 +56,23 @@ class Worker {
     } else if (op == "open") {
       open(request);
     } else if (op == "supports") {
-      const Support support = executor().supports(problem_from(request.at("problem")),
+      const Support support = executor().supports(from_message<Problem>(request.at("problem")),
                                                   device_ ? &*device_ : nullptr);
       reply["supported"] = support.ok;
       reply["reason"] = support.reason;
     } else if (op == "setup") {
       auto mapped = std::make_unique<MappedTensors>(request.at("buffers"), received.fds);
       reply["setup"] = to_message(
-          executor().setup_on(problem_from(request.at("problem")), mapped->tensors()));
+          executor().setup_on(from_message<Problem>(request.at("problem")), mapped->tensors()));
       tensors_ = std::move(mapped);  // the backend now holds the new tensors, not the old
     } else if (op == "time_prepack") {
       reply["median_ms"] = executor().time_prepack();
     } else if (op == "run_once") {
-      executor().run_once(series_from(request.at("series")));
+      executor().run_once(from_message<Series>(request.at("series")));
     } else if (op == "sample") {
       auto last = std::chrono::steady_clock::now() - kProgressInterval;
       const Sampling sampling = executor().sample(
-          series_from(request.at("series")), sample_settings_from(request.at("sampling")),
+          from_message<Series>(request.at("series")), from_message<SampleSettings>(request.at("sampling")),
           [&](double done) {
             const auto now = std::chrono::steady_clock::now();
             if (now - last < kProgressInterval) return;
@@ -82,7 +82,7 @@ class Worker {
       reply["sampling"] = to_message(sampling);
     } else if (op == "audit") {
       reply["audit"] = to_message(
-          executor().audit(series_from(request.at("series")), request.at("iterations").get<int>()));
+          executor().audit(from_message<Series>(request.at("series")), request.at("iterations").get<int>()));
     } else if (op == "capture_graph") {
       reply["nodes"] = executor().capture_graph();
     } else if (op == "describe") {

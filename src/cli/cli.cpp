@@ -69,7 +69,9 @@ struct CommandLine {
 std::string help_text(const Setting& s) {
   if (!s.show) return s.help;
   const nlohmann::json shown = s.show(RunConfig{});
-  if (shown.is_null() || (shown.is_object() && shown.empty()) || shown == false) return s.help;
+  if (shown.is_null() || ((shown.is_object() || shown.is_array()) && shown.empty()) ||
+      shown == false)
+    return s.help;
   return fmt::format("{} (default {})", s.help,
                      shown.is_string() ? shown.get<std::string>() : shown.dump());
 }

@@ -4,7 +4,7 @@
 # What a user's repository does with an installed mishbench: install this build into a scratch
 # prefix, configure and build examples/plugins/host on its own against the installed package
 # (find_package(mishbench) + mishbench_add_plugin), load the library it built the way mishbench
-# does (PROBE), and run the installed binary.
+# does (PROBE), and run it end to end through the installed binary: verified, timed, reported.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT status EQUAL 0)
@@ -35,9 +35,22 @@ if(NOT output MATCHES "abi_version 1\nbackends host-loops\n")
   message(FATAL_ERROR "the plugin built against the installed package loads as:\n${output}")
 endif()
 
-run(${prefix}/bin/mishbench --list-backends)
-if(NOT output MATCHES "cpu +host")
+run(${prefix}/bin/mishbench --plugin ${plugin_build}/libhost_loops.so --list-backends)
+if(NOT output MATCHES "cpu +host" OR NOT output MATCHES "host-loops +host +plugin")
   message(FATAL_ERROR "the installed mishbench lists:\n${output}")
+endif()
+
+# The run a user's CI job makes: the plugin in a worker process, beside a built-in, one report.
+run(${prefix}/bin/mishbench --plugin ${plugin_build}/libhost_loops.so --backend=host-loops,cpu
+    --m 32 --n 64 --k 128 --iters 3 --warmup 1 --json ${WORK_DIR}/report.json -q)
+if(NOT output MATCHES "host-loops +ok")
+  message(FATAL_ERROR "the plugin did not verify through the installed mishbench:\n${output}")
+endif()
+file(READ ${WORK_DIR}/report.json report)
+string(JSON origin GET "${report}" results 0 origin kind)
+string(JSON isolated GET "${report}" results 0 isolation)
+if(NOT origin STREQUAL "plugin" OR isolated STREQUAL "null")
+  message(FATAL_ERROR "the report does not say the plugin ran isolated:\n${report}")
 endif()
 
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -1,12 +1,7 @@
 #include "report/report.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "common/errors.h"
 #include "common/version.h"
 #include "report/figures.h"
 #include "report/node_summary.h"

@@ -126,23 +126,32 @@ Sampling sample_host(const std::function<void()>& run, const SampleSettings& set
   });
 }
 
+namespace {
+
+// One probe series: a few warm-ups, then the median of 20 samples (flushed like every series).
+double probe_median_ms(DeviceTimer& timer, const std::function<void()>& enqueue) {
+  SampleSettings settings;
+  settings.warmup = 3;
+  settings.iters = 20;
+  return summarize(timer.sample(enqueue, settings).samples_ms).median;
+}
+
+// 1e9 bytes per second.
+double gb_per_s(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0; }
+
+}  // namespace
+
 CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes) {
   const cudaStream_t stream = timer.stream();
   DeviceBuffer<unsigned char> source(bytes), destination(bytes);
   MISH_CUDA_CHECK(cudaMemsetAsync(source.get(), 1, bytes, stream));
-  SampleSettings settings;
-  settings.warmup = 3;
-  settings.iters = 20;
-  const Sampling sampling = timer.sample(
-      [&] {
-        MISH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes,
-                                        cudaMemcpyDeviceToDevice, stream));
-      },
-      settings);
   CopyBandwidth result;
   result.bytes_per_copy = bytes;
-  result.median_ms = summarize(sampling.samples_ms).median;
-  result.gb_per_s = result.median_ms > 0 ? 2.0 * double(bytes) / (result.median_ms * 1e-3) / 1e9 : 0;
+  result.median_ms = probe_median_ms(timer, [&] {
+    MISH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes,
+                                    cudaMemcpyDeviceToDevice, stream));
+  });
+  result.gb_per_s = gb_per_s(2.0 * double(bytes), result.median_ms);
   return result;
 }
 
@@ -152,18 +161,14 @@ ReadBandwidth measure_read_bandwidth(DeviceTimer& timer, size_t bytes, int sms) 
   DeviceBuffer<float4> data(count);
   DeviceBuffer<float> sink(size_t(kReadProbeMaxBlocksPerSm) * (sms > 0 ? sms : 1));
   MISH_CUDA_CHECK(cudaMemsetAsync(data.get(), 1, data.bytes(), stream));  // never time zeros
-  SampleSettings settings;
-  settings.warmup = 3;
-  settings.iters = 20;
   ReadBandwidth best;
   best.bytes = data.bytes();
   for (const ReadProbeShape& shape : kReadProbeShapes) {
-    const Sampling sampling = timer.sample(
-        [&] { launch_read_probe(data.get(), count, sink.get(), sms, shape, stream); }, settings);
-    const double median_ms = summarize(sampling.samples_ms).median;
+    const double median_ms = probe_median_ms(
+        timer, [&] { launch_read_probe(data.get(), count, sink.get(), sms, shape, stream); });
     if (best.median_ms == 0 || median_ms < best.median_ms) best.median_ms = median_ms;
   }
-  best.gb_per_s = best.median_ms > 0 ? double(best.bytes) / (best.median_ms * 1e-3) / 1e9 : 0;
+  best.gb_per_s = gb_per_s(double(best.bytes), best.median_ms);
   return best;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/comma_list.h"
 #include "common/decimal.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -47,11 +48,7 @@ DeviceSelection parse_device_selection(std::string_view text, const std::string&
     return selection;
   }
   std::vector<int64_t> indices;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string_view part = text.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+  for (const std::string_view part : split_at_commas(text)) {
     if (part == "all")
       throw UsageError(
           fmt::format("{} '{}': 'all' stands alone; it cannot be combined with "
@@ -61,8 +58,6 @@ DeviceSelection parse_device_selection(std::string_view text, const std::string&
       throw UsageError(
           fmt::format("{} '{}' has an empty entry; {}", where, for_terminal(text), kExpected));
     indices.push_back(parse_int(part, where, 0, kMaxDeviceIndex));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   return device_selection_from(indices, where);
 }

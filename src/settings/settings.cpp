@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/comma_list.h"
 #include "common/decimal.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -433,19 +434,14 @@ SettingValue parse_text(const Setting& s, const std::string& text, const std::st
       if (text == "false") return false;
       throw UsageError(fmt::format("{}: '{}' is not true or false", where, for_terminal(text)));
     case SettingKind::names: {
-      std::vector<std::string> parts;
-      size_t start = 0;
-      while (true) {
-        const size_t comma = text.find(',', start);
-        std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                          : comma - start);
+      std::vector<std::string> names;  // spaces around a name are not part of it
+      for (const std::string_view part : split_at_commas(text)) {
         const auto first = part.find_first_not_of(" \t");
         const auto last = part.find_last_not_of(" \t");
-        parts.push_back(first == std::string::npos ? "" : part.substr(first, last - first + 1));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
+        names.emplace_back(first == std::string_view::npos ? std::string_view()
+                                                           : part.substr(first, last - first + 1));
       }
-      return parts;
+      return names;
     }
     case SettingKind::paths:
       return std::vector<std::string>{text};

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "mishbench/plugin.h"
-#include "plugins/plugin_backend.h"
 #include "plugins/plugin_library.h"
 #include "worker/serve.h"
+#include "worker/table_backends.h"
 
 namespace {
 
@@ -21,15 +21,7 @@ mish::WorkerBackends table_backends(const mishbench_plugin* table, const char* o
   origin.sha256 = origin_fields.value("sha256", std::string());
   auto specs = std::make_shared<const std::vector<mish::PluginBackendSpec>>(
       mish::read_plugin_table(table, origin.kind + " '" + origin.path + "'"));
-  mish::WorkerBackends backends;
-  for (const mish::PluginBackendSpec& spec : *specs)
-    backends.infos.push_back(mish::make_table_backend(specs, spec, origin)->info());
-  backends.create = [specs, origin](const std::string& name) {
-    for (const mish::PluginBackendSpec& spec : *specs)
-      if (spec.name == name) return mish::make_table_backend(specs, spec, origin);
-    throw std::runtime_error("this worker has no backend named '" + name + "'");
-  };
-  return backends;
+  return mish::table_backends(specs, *specs, origin);
 }
 
 }  // namespace

@@ -11,8 +11,7 @@
 #include "external/solution_entries.h"
 #include "plugins/plugin_backend.h"
 #include "plugins/plugin_library.h"
-#include "worker/protocol.h"
-#include "worker/worker_process.h"
+#include "worker/probe.h"
 
 namespace mish {
 namespace {
@@ -35,12 +34,8 @@ void add_entry(BackendTable& table, BackendEntry entry, const std::string& sourc
 std::vector<BackendInfo> probe_plugin(const std::string& path, const RunConfig& config) {
   const std::string shown = for_terminal(path, kPathEchoLimit);
   try {
-    WorkerProcess probe({own_executable(), "worker", "--plugin", path}, path);
-    const nlohmann::json reply = probe.request({{"op", "hello"}}, "loading the plugin",
-                                               config.worker_limits.setup);
-    std::vector<BackendInfo> infos;
-    for (const nlohmann::json& info : reply.at("backends")) infos.push_back(from_message<BackendInfo>(info));
-    return infos;
+    return probe_worker_backends({own_executable(), "worker", "--plugin", path}, path,
+                                 "loading the plugin", config.worker_limits.setup);
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& error) {

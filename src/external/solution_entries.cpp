@@ -9,8 +9,7 @@
 #include "common/untrusted_text.h"
 #include "plugins/plugin_text.h"
 #include "plugins/sha256.h"
-#include "worker/protocol.h"
-#include "worker/worker_process.h"
+#include "worker/probe.h"
 
 namespace mish {
 namespace {
@@ -67,12 +66,10 @@ std::vector<BackendEntry> solution_entries(const std::string& path, const Soluti
   const std::vector<std::string> argv = runtime.worker_argv(path, name);
   std::vector<BackendEntry> entries;
   try {
-    WorkerProcess probe(argv, path);
-    const nlohmann::json reply =
-        probe.request({{"op", "hello"}}, "reading the solution", config.worker_limits.setup);
-    for (const nlohmann::json& info : reply.at("backends")) {
+    for (BackendInfo& info :
+         probe_worker_backends(argv, path, "reading the solution", config.worker_limits.setup)) {
       BackendEntry entry;
-      entry.info = from_message<BackendInfo>(info);
+      entry.info = std::move(info);
       entries.push_back(std::move(entry));
     }
   } catch (const UsageError&) {

@@ -7,6 +7,7 @@
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
+#include "plugins/plugin_library.h"
 #include "plugins/plugin_text.h"
 #include "plugins/sha256.h"
 #include "worker/probe.h"
@@ -16,12 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t kMaxNameLength = 32;  // plugin.h's limit on a backend name
 constexpr size_t kSummaryReasonLimit = 120;
-
-bool name_character(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-}
 
 // The row of a solution whose worker did not answer: it runs like any other (a worker that
 // fails to start again is its error), as a host backend, so that reporting it needs no GPU.
@@ -47,9 +43,9 @@ std::string default_solution_name(const std::string& path) {
   std::string name;
   for (char c : fs::path(path).stem().string()) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (!name_character(c)) c = '-';
+    if (!is_backend_name_character(c)) c = '-';
     if (name.empty() && (c == '.' || c == '_' || c == '-')) continue;
-    if (name.size() < kMaxNameLength) name += c;
+    if (name.size() < kMaxBackendNameLength) name += c;
   }
   return name.empty() ? "solution" : name;
 }

@@ -23,7 +23,6 @@ namespace fs = std::filesystem;
 
 constexpr uint32_t kMaxBackends = 256;
 constexpr uint32_t kMaxStages = 16;
-constexpr size_t kMaxNameLength = 32;
 constexpr size_t kMaxSummaryLength = 200;
 
 constexpr const char* kBuildHint =
@@ -39,11 +38,8 @@ std::string bounded(const char* text, size_t limit, bool* too_long) {
 
 // The CLI-name rule of plugin.h: 1-32 chars of [a-z0-9._-], starting with a letter or digit.
 bool is_valid_name(const std::string& name) {
-  const auto allowed = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-  };
-  return !name.empty() && std::all_of(name.begin(), name.end(), allowed) && name[0] != '.' &&
-         name[0] != '_' && name[0] != '-';
+  return !name.empty() && std::all_of(name.begin(), name.end(), is_backend_name_character) &&
+         name[0] != '.' && name[0] != '_' && name[0] != '-';
 }
 
 // A name field: non-null and of the CLI-name syntax; `what` names the field in messages.
@@ -53,7 +49,7 @@ std::string read_name(const char* text, const std::string& where, const char* wh
                                  "'_', '-', starting with a letter or digit)",
                                  where, what));
   bool too_long = false;
-  const std::string name = bounded(text, kMaxNameLength, &too_long);
+  const std::string name = bounded(text, kMaxBackendNameLength, &too_long);
   if (too_long || !is_valid_name(name))
     throw UsageError(fmt::format("{}: {} '{}' is not valid: use 1-32 characters of a-z, 0-9, "
                                  "'.', '_', '-', starting with a letter or digit",

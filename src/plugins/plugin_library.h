@@ -56,6 +56,13 @@ class PluginLibrary {
   std::vector<PluginBackendSpec> backends_;
 };
 
+// The CLI-name rule of plugin.h: 1 to kMaxBackendNameLength of these characters, starting with a
+// letter or digit.
+constexpr size_t kMaxBackendNameLength = 32;
+inline bool is_backend_name_character(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
 // Loads the library at `path` (dlopen with RTLD_NOW | RTLD_LOCAL), calls its entry point and
 // checks the table it returns; the library stays loaded while the result (or a backend made
 // from it) lives. Throws UsageError.

@@ -20,9 +20,8 @@
 
 #include "backends/cublas_util.h"
 #include "backends/backend.h"
+#include "backends/options.h"
 #include "cuda/device_arena.h"
-#include "common/errors.h"
-#include "common/untrusted_text.h"
 #include "epilogue.cuh"
 #include "split.cuh"
 
@@ -50,15 +49,8 @@ class Fp16x3Backend final : public Backend {
 
   void configure(const nlohmann::json& options) override {
     for (const auto& item : options.items()) {
-      if (item.key() != "chunks")
-        throw UsageError(fmt::format("backend 'fp16x3' has no option '{}'; its option is chunks",
-                                     for_terminal(item.key())));
-      const nlohmann::json& value = item.value();
-      if (!value.is_number_integer() || value.get<int64_t>() < 1 ||
-          value.get<int64_t>() > kMaxChunks)
-        throw UsageError(fmt::format("fp16x3.chunks must be an integer from 1 to {}, got {}",
-                                     kMaxChunks, json_for_terminal(value)));
-      chunks_ = value.get<int>();
+      if (item.key() != "chunks") unknown_option(name(), item.key(), "its option is chunks");
+      chunks_ = integer_option(name(), item.key(), item.value(), 1, kMaxChunks);
     }
   }
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "backends/backend.h"
+#include "backends/options.h"
 #include "cuda/device_arena.h"
-#include "common/errors.h"
 #include "common/rounding.h"
 #include "splitk_fp16x3.cuh"
 
@@ -21,15 +21,6 @@ constexpr int64_t kMaxExtent = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
 constexpr int kMaxSlices = 1024;
 constexpr int kMaxPrefetchChunks = 8;
-
-// An integer option value in [low, high].
-int option_value(const nlohmann::json& value, const std::string& key, int low, int high) {
-  if (!value.is_number_integer() || value.get<int64_t>() < low || value.get<int64_t>() > high)
-    throw UsageError(
-        fmt::format("splitk.{} must be an integer from {} to {}, got {}", key, low, high,
-                    value.dump()));
-  return value.get<int>();
-}
 
 class SplitkBackend final : public Backend {
  public:
@@ -45,14 +36,13 @@ class SplitkBackend final : public Backend {
   // ahead of the one multiplied (0: none).
   void configure(const nlohmann::json& options) override {
     for (const auto& item : options.items()) {
-      if (item.key() == "slices") {
-        tuning_.slices = option_value(item.value(), item.key(), 0, kMaxSlices);
-      } else if (item.key() == "prefetch_chunks") {
-        tuning_.prefetch_chunks = option_value(item.value(), item.key(), 0, kMaxPrefetchChunks);
+      const std::string& key = item.key();
+      if (key == "slices") {
+        tuning_.slices = integer_option(name(), key, item.value(), 0, kMaxSlices);
+      } else if (key == "prefetch_chunks") {
+        tuning_.prefetch_chunks = integer_option(name(), key, item.value(), 0, kMaxPrefetchChunks);
       } else {
-        throw UsageError(fmt::format(
-            "backend 'splitk' has no option '{}'; its options are slices and prefetch_chunks",
-            item.key()));
+        unknown_option(name(), key, "its options are slices and prefetch_chunks");
       }
     }
   }

@@ -47,14 +47,8 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
   }
 }
 
-Problem shape(int64_t m, int64_t n, int64_t k) {
-  Problem p;
-  p.m = m, p.n = n, p.k = k;
-  return p;
-}
-
 INSTANTIATE_TEST_SUITE_P(Shapes, DeviceBackendsOnShape,
-                         ::testing::Values(shape(1, 1, 1), shape(17, 33, 65), shape(127, 129, 255),
+                         ::testing::Values(test_shape(1, 1, 1), test_shape(17, 33, 65), test_shape(127, 129, 255),
                                            Problem{}),
                          [](const auto& info) { return info.param.shape(); });
 

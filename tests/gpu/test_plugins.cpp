@@ -27,12 +27,6 @@ std::string test_plugin(const std::string& name) {
   return std::string(MISHBENCH_TEST_PLUGIN_DIR) + "/libmishtest_" + name + ".so";
 }
 
-Problem shape(int64_t m, int64_t n, int64_t k) {
-  Problem p;
-  p.m = m, p.n = n, p.k = k;
-  return p;
-}
-
 // The problem's tensors on the device, each `offset` floats into its allocation (offset 1 makes
 // every pointer misaligned for float4).
 struct DeviceTensors {
@@ -109,10 +103,10 @@ TEST_P(SimtTiledPlugin, VerifiesWithZeroMismatches) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, SimtTiledPlugin,
-    ::testing::Values(SimtCase{shape(1, 1, 1), 0}, SimtCase{shape(17, 33, 65), 0},
-                      SimtCase{shape(128, 128, 8), 0}, SimtCase{shape(127, 129, 255), 0},
-                      SimtCase{shape(130, 260, 12), 0}, SimtCase{shape(130, 260, 12), 1},
-                      SimtCase{shape(257, 384, 1030), 0}, SimtCase{shape(300, 515, 1031), 0},
+    ::testing::Values(SimtCase{test_shape(1, 1, 1), 0}, SimtCase{test_shape(17, 33, 65), 0},
+                      SimtCase{test_shape(128, 128, 8), 0}, SimtCase{test_shape(127, 129, 255), 0},
+                      SimtCase{test_shape(130, 260, 12), 0}, SimtCase{test_shape(130, 260, 12), 1},
+                      SimtCase{test_shape(257, 384, 1030), 0}, SimtCase{test_shape(300, 515, 1031), 0},
                       SimtCase{Problem{}, 0}),
     [](const auto& info) {
       return info.param.problem.shape() + (info.param.offset != 0 ? "_misaligned" : "");
@@ -127,7 +121,7 @@ class DeviceTestPlugins : public ::testing::Test {
     inputs = generate_inputs(problem);
     reference = compute_reference(problem, inputs);
   }
-  Problem problem = shape(37, 70, 129);
+  Problem problem = test_shape(37, 70, 129);
   HostInputs inputs;
   std::vector<double> reference;
 };

@@ -189,13 +189,6 @@ TEST(SplitKernels, OutOfMemoryNamesTheBytesNeeded) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-Problem shape(int64_t m, int64_t n, int64_t k, Distribution dist = Distribution::kernelbench,
-              uint64_t seed = 42) {
-  Problem p;
-  p.m = m, p.n = n, p.k = k, p.distribution = dist, p.seed = seed;
-  return p;
-}
-
 RunOutcome run_backends(const std::vector<std::string>& backends, const Problem& problem,
                         const nlohmann::json& options = nlohmann::json::object(),
                         bool include_prepack = false) {
@@ -240,7 +233,7 @@ void expect_output_row_stride(const RunOutcome& outcome, int64_t expected) {
 
 TEST(SplitBackends, SmallOddShapes) {
   MISH_REQUIRE_GPU();
-  for (const Problem& p : {shape(17, 33, 65), shape(127, 129, 255), shape(31, 66, 40)}) {
+  for (const Problem& p : {test_shape(17, 33, 65), test_shape(127, 129, 255), test_shape(31, 66, 40)}) {
     const RunOutcome outcome = run_backends(kSplitBackends, p);
     expect_frontier(outcome, 5e-3);
     expect_output_row_stride(outcome, round_up(p.n, 8));
@@ -262,7 +255,7 @@ TEST(SplitBackends, Fp16x3ChunkCountsVerify) {
   MISH_REQUIRE_GPU();
   for (int chunks : {1, 2, 3, 4, 7}) {
     const RunOutcome outcome =
-        run_backends({"fp16x3"}, shape(127, 129, 255), {{"fp16x3", {{"chunks", chunks}}}});
+        run_backends({"fp16x3"}, test_shape(127, 129, 255), {{"fp16x3", {{"chunks", chunks}}}});
     const BackendResult& r = outcome.runs[0].results.at(0);
     EXPECT_EQ(r.status, Status::ok) << chunks << " chunks: " << r.reason;
     EXPECT_EQ(r.details.at("chunks"), chunks);
@@ -273,7 +266,7 @@ TEST(SplitBackends, OtherDistributionsStayFiniteAndZeroRowsGiveNoNaN) {
   MISH_REQUIRE_GPU();
   // wide has all-zero rows in x and W (every 64th, from row 1) and exact zeros elsewhere.
   for (Distribution dist : {Distribution::normal, Distribution::normal_unit, Distribution::wide}) {
-    const RunOutcome outcome = run_backends(kSplitBackends, shape(127, 129, 255, dist));
+    const RunOutcome outcome = run_backends(kSplitBackends, test_shape(127, 129, 255, dist));
     for (const BackendResult& r : outcome.runs[0].results) {
       SCOPED_TRACE(r.backend + " on " + to_string(dist) + ": " + r.reason);
       ASSERT_NE(r.status, Status::error);
@@ -281,14 +274,14 @@ TEST(SplitBackends, OtherDistributionsStayFiniteAndZeroRowsGiveNoNaN) {
     }
   }
   // Short K: the split schemes are FP32-accurate on normal inputs too.
-  const RunOutcome normal = run_backends({"3xtf32", "fp16x3"}, shape(127, 129, 255, Distribution::normal));
+  const RunOutcome normal = run_backends({"3xtf32", "fp16x3"}, test_shape(127, 129, 255, Distribution::normal));
   for (const BackendResult& r : normal.runs[0].results) EXPECT_EQ(r.status, Status::ok) << r.reason;
 }
 
 TEST(SplitBackends, IncludePrepackStillVerifies) {
   MISH_REQUIRE_GPU();
   const RunOutcome outcome =
-      run_backends({"bf16", "3xtf32", "fp16x3"}, shape(127, 129, 255), nlohmann::json::object(), true);
+      run_backends({"bf16", "3xtf32", "fp16x3"}, test_shape(127, 129, 255), nlohmann::json::object(), true);
   EXPECT_TRUE(outcome.include_prepack);
   expect_frontier(outcome, 5e-3);
 }

@@ -20,9 +20,9 @@
 // Undoing the scales is two exact multiplications by powers of two.
 //
 // Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
-// walks the tiles m-fastest (tile t -> m tile t % m_tiles, n tile t / m_tiles), so the CTAs in
-// flight share each W tile through L2 while x (32 MiB as hi+lo at the default size) stays
-// L2-resident.
+// walks the tiles m-fastest within groups of group_m m tiles (TileWalk), so the CTAs in flight
+// share each W tile through L2 while the group's x (32 MiB as hi+lo at the default size, where
+// one group holds all of x) stays L2-resident.
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.2d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
@@ -42,10 +42,20 @@
 // It runs a few column groups at a time between the wgmma groups of the next tile's first chunk,
 // so the tensor cores do not wait for it (see consume).
 //
+// Small batches. When the tiles are fewer than the SMs (m <= 128 at n = 8192: 64 tiles), the plan
+// (WgmmaPlan) cuts K into slices so that every SM gets a (tile, slice) unit; and at m <= 64 the
+// tile's lower 64 rows would be zeros, so both consumers take its upper 64 rows instead, each half
+// of every k block's k16 steps (kSharedRows: no tensor-core work on zero rows). Either way a
+// tile's sums come in parts, which every CTA publishes to a workspace; the last CTA of the tile
+// to finish (an integer arrival counter) adds them in a fixed order and runs the epilogue, so the
+// output is bit-identical from run to run (combine_parts).
+//
 // Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
 // tensor maps know the true extents), and the epilogue stores only the rows and columns inside y.
 #include <cudaTypedefs.h>
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -67,7 +77,7 @@ constexpr int kSlots = kWgmmaRingSlots;
 constexpr int kConsumerWarpgroups = 2;
 constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
-[[maybe_unused]] constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
+constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a slot
 static_assert(kTileM == kTileN, "one TMA box shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
@@ -85,6 +95,7 @@ struct SharedStorage {
   SplitTiles slots[kSlots];
   uint64_t full[kSlots];   // TMA bytes landed
   uint64_t empty[kSlots];  // consumers done reading
+  int last_arrival;        // split-K: this CTA was the last of its tile's slices to finish
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
 
@@ -102,9 +113,39 @@ struct TileCoords {
   int m0, n0;
 };
 
-__device__ __forceinline__ TileCoords tile_coords(int tile, int m_tiles) {
-  return {(tile % m_tiles) * kTileM, (tile / m_tiles) * kTileN};
-}
+// One CTA's piece of work: a slice of K (k blocks [block_begin, block_end)) of an output tile.
+struct WorkUnit {
+  int tile;  // index in the walk's order, which numbers the split-K workspace and counters
+  TileCoords at;
+  int slice, block_begin, block_end;
+
+  __device__ __forceinline__ int blocks() const { return block_end - block_begin; }
+};
+
+// The order of the work: the slices of a tile are adjacent; the tiles go in groups of `group_m`
+// m tiles (the last group may hold fewer), each walked m-fastest across all n tiles, so that the
+// CTAs in flight share W tiles and a bounded stretch of x through L2.
+struct TileWalk {
+  int m_tiles, n_tiles, group_m;
+  int slices, slice_blocks, k_blocks;
+
+  __device__ __forceinline__ int tiles() const { return m_tiles * n_tiles; }
+  __device__ __forceinline__ int units() const { return tiles() * slices; }
+
+  __device__ __forceinline__ TileCoords coords(int tile) const {
+    const int group_tiles = group_m * n_tiles;
+    const int group = tile / group_tiles, within = tile % group_tiles;
+    const int first_m = group * group_m;
+    const int rows = min(group_m, m_tiles - first_m);
+    return {(first_m + within % rows) * kTileM, (within / rows) * kTileN};
+  }
+
+  __device__ __forceinline__ WorkUnit unit(int index) const {
+    const int tile = index / slices, slice = index % slices;
+    const int begin = slice * slice_blocks;
+    return {tile, coords(tile), slice, begin, min(begin + slice_blocks, k_blocks)};
+  }
+};
 
 // A place in the ring: the slot, and the parity of the pass over the ring (the mbarrier phase).
 struct RingPosition {
@@ -134,13 +175,13 @@ __device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition& at,
 }
 
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
-                        int tiles, int m_tiles, int k_blocks) {
+                        const TileWalk& walk) {
   RingPosition at;
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const TileCoords t = tile_coords(tile, m_tiles);
-    for (int kb = 0; kb < k_blocks; ++kb) {
-      load_slot(s, at, x_map, kb * kBlockK, t.m0);
-      load_slot(s, at, w_map, kb * kBlockK, t.n0);
+  for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
+    const WorkUnit u = walk.unit(index);
+    for (int kb = u.block_begin; kb < u.block_end; ++kb) {
+      load_slot(s, at, x_map, kb * kBlockK, u.at.m0);
+      load_slot(s, at, w_map, kb * kBlockK, u.at.n0);
     }
   }
 }
@@ -262,24 +303,36 @@ struct BlockOperands {
   uint64_t x_hi, x_lo, w_hi, w_lo;
 };
 
-// Each k block is two wgmma groups: the four main products xh*wh, then the eight corrections
-// xh*wl, xl*wh. `reset`: the group's first product overwrites its accumulator set (scale-d = 0).
+// k16 steps of a k block, and how far one moves a shared-memory descriptor: 16 fp16 = 32 bytes, in
+// the descriptor's 16-byte units. With shared rows (m <= 64: a tile's upper 64 rows hold all of
+// y's) both consumers take those rows, each half of every k block's steps, and add their sums up
+// at the end (combine_parts), so no tensor-core work is spent on the zero rows.
+constexpr int kBlockSteps = kBlockK / 16;
+constexpr int kSharedRowSteps = kBlockSteps / kConsumerWarpgroups;
+constexpr uint64_t kStepDescriptorUnits = (16 * sizeof(__half)) >> 4;
+
+// Each k block is two wgmma groups: the main products xh*wh of the consumer's kSteps k16 steps
+// (all four, or its half of them when both consumers share the rows), then their corrections
+// xh*wl, xl*wh. The descriptors already point at the consumer's first step. `reset`: the group's
+// first product overwrites its accumulator set (scale-d = 0).
+template <int kSteps>
 __device__ __forceinline__ void issue_main(Accumulators& acc, const BlockOperands& b, bool reset) {
   wgmma_fence();
 #pragma unroll
-  for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
-    const uint64_t k_offset = (k16 * 32) >> 4;  // 16 fp16 = 32 bytes, in descriptor units
+  for (int k16 = 0; k16 < kSteps; ++k16) {
+    const uint64_t k_offset = k16 * kStepDescriptorUnits;
     wgmma_m64n128k16(acc.main, b.x_hi + k_offset, b.w_hi + k_offset, !reset || k16 > 0);
   }
   wgmma_commit();
 }
 
+template <int kSteps>
 __device__ __forceinline__ void issue_corrections(Accumulators& acc, const BlockOperands& b,
                                                   bool reset) {
   wgmma_fence();
 #pragma unroll
-  for (int k16 = 0; k16 < kBlockK / 16; ++k16) {
-    const uint64_t k_offset = (k16 * 32) >> 4;
+  for (int k16 = 0; k16 < kSteps; ++k16) {
+    const uint64_t k_offset = k16 * kStepDescriptorUnits;
     wgmma_m64n128k16_f16(acc.corrections, b.x_hi + k_offset, b.w_lo + k_offset, !reset || k16 > 0);
     wgmma_m64n128k16_f16(acc.corrections, b.x_lo + k_offset, b.w_hi + k_offset, 1u);
   }
@@ -300,9 +353,11 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
 
 // A consumer warpgroup's walk through the shared-memory ring: which slot comes next (a k block's
 // x slot, then its W slot) and which k block the wgmma groups still in flight read.
+template <int kSteps>
 struct ConsumerRing {
   static constexpr int kNone = -1;
   RingPosition at;
+  uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
   int held_slot = kNone;    // the x slot of the last k block whose groups may still be in flight
   int issued_slot = kNone;  // the x slot of the k block just issued by issue_block
 
@@ -316,9 +371,9 @@ struct ConsumerRing {
   __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
     const SplitTiles& x = wait_slot(s);
     const SplitTiles& w = wait_slot(s);
-    return {smem_descriptor(x.hi + row_offset * kBlockK),
-            smem_descriptor(x.lo + row_offset * kBlockK), smem_descriptor(w.hi),
-            smem_descriptor(w.lo)};
+    return {smem_descriptor(x.hi + row_offset * kBlockK) + first_step,
+            smem_descriptor(x.lo + row_offset * kBlockK) + first_step,
+            smem_descriptor(w.hi) + first_step, smem_descriptor(w.lo) + first_step};
   }
 
   // Hands the two slots of the k block whose x slot is `x_slot` back to the producer.
@@ -335,8 +390,8 @@ struct ConsumerRing {
                                               bool reset) {
     issued_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
-    issue_main(acc, b, reset);
-    issue_corrections(acc, b, reset);
+    issue_main<kSteps>(acc, b, reset);
+    issue_corrections<kSteps>(acc, b, reset);
   }
 
   // Once the groups before the ones just issued by issue_block have completed, hands their slots
@@ -359,11 +414,11 @@ struct ConsumerRing {
     promote_main(sum, acc);
     const int block_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
-    issue_main(acc, b, true);
+    issue_main<kSteps>(acc, b, true);
     wgmma_wait<1>();
     release(s, held_slot);
     if (corrections_due) promote_corrections(sum, acc);
-    issue_corrections(acc, b, corrections_due);
+    issue_corrections<kSteps>(acc, b, corrections_due);
     held_slot = block_slot;
   }
 
@@ -380,6 +435,58 @@ struct ConsumerRing {
   }
 };
 
+// The consumer threads of the CTA (both warpgroups, not the producer) meet at named barrier 1.
+__device__ __forceinline__ void consumers_meet() {
+  asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumerWarpgroups) : "memory");
+}
+
+// Sums of a tile split over CTAs (split-K slices) or over the two consumers (kSharedRows): every
+// consumer publishes its sums to the workspace, [slice][tile][consumer][element i][thread],
+// coalesced per i, and the CTA counts itself in on the tile's counter. The last CTA to arrive
+// adds up the parts that cover this thread's outputs, in slice order and, with shared rows,
+// consumer order, from the workspace: the result is bit-identical whichever CTA arrives last. It
+// resets the counter and returns true with the total in `sum`; the others zero `sum` and return
+// false.
+template <bool kSharedRows>
+__device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, const TileWalk& walk,
+                              const WorkUnit& unit, int consumer, float (&sum)[64]) {
+  constexpr int kThreadsPerPart = 128;
+  const int thread = threadIdx.x % kThreadsPerPart;
+  const auto part = [&](int slice, int owner) {
+    return p.workspace +
+           ((int64_t(slice) * walk.tiles() + unit.tile) * kConsumerWarpgroups + owner) * 64 *
+               kThreadsPerPart +
+           thread;
+  };
+  float* mine = part(unit.slice, consumer);
+#pragma unroll
+  for (int i = 0; i < 64; ++i) __stcg(mine + i * kThreadsPerPart, sum[i]);
+  __threadfence();
+  consumers_meet();
+  if (threadIdx.x == 128)
+    s.last_arrival = atomicAdd(&p.counters[unit.tile], 1) == walk.slices - 1;
+  consumers_meet();
+  if (!s.last_arrival) {
+#pragma unroll
+    for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
+    return false;
+  }
+  __threadfence();
+  constexpr int kOwners = kSharedRows ? kConsumerWarpgroups : 1;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
+  for (int slice = 0; slice < walk.slices; ++slice) {
+#pragma unroll
+    for (int o = 0; o < kOwners; ++o) {
+      const float* from = part(slice, kSharedRows ? o : consumer);
+#pragma unroll
+      for (int i = 0; i < 64; ++i) sum[i] += __ldcg(from + i * kThreadsPerPart);
+    }
+  }
+  if (threadIdx.x == 128) p.counters[unit.tile] = 0;
+  return true;
+}
+
 // Each tile: K in chunks; the main products are promoted after each chunk, the corrections after
 // every kCorrectionChunks chunks and after the tile's first and last chunks. The first chunk has
 // kFirstChunkBlocks k blocks plus the remainder of K beyond whole chunks (up to
@@ -393,23 +500,27 @@ struct ConsumerRing {
 // are issued, while they execute: `sum` holds the finished tile until then, each column group set
 // back to zero once stored, for the new tile's first promotion to add to. The CTA's last tile is
 // stored after its loop.
-__device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer, int tiles,
-                        int m_tiles, int k_blocks) {
+template <bool kSharedRows>
+__device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer,
+                        const TileWalk& walk) {
   Accumulators acc;
   float sum[64];  // promoted fp32 sums of the tile (during the next tile's first chunk: the
                   // finished tile, being stored)
 #pragma unroll
   for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
-  const int row_offset = consumer * kRowsPerConsumer;
-  const int first_chunk_blocks =
-      k_blocks <= kFirstChunkBlocks
-          ? k_blocks
-          : kFirstChunkBlocks + (k_blocks - kFirstChunkBlocks) % kPromoteBlocks;
-  ConsumerRing ring;
+  const int row_offset = kSharedRows ? 0 : consumer * kRowsPerConsumer;
+  ConsumerRing<kSharedRows ? kSharedRowSteps : kBlockSteps> ring;
+  if (kSharedRows) ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
   bool finished_tile = false;
   TileCoords finished{};
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const TileCoords t = tile_coords(tile, m_tiles);
+  for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
+    const WorkUnit unit = walk.unit(index);
+    const TileCoords t = unit.at;
+    const int k_blocks = unit.blocks();
+    const int first_chunk_blocks =
+        k_blocks <= kFirstChunkBlocks
+            ? k_blocks
+            : kFirstChunkBlocks + (k_blocks - kFirstChunkBlocks) % kPromoteBlocks;
     // First chunk, with the finished tile's epilogue in the gaps of its first kFirstChunkBlocks
     // k blocks; each k block's column operands are loaded one k block ahead.
     EpilogueRows rows{};
@@ -454,7 +565,10 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
         }
       }
     }
-    finished_tile = true;
+    // Split over CTAs or consumers: only the tile's last CTA to finish goes on to the epilogue,
+    // with the sum of all parts.
+    finished_tile = (walk.slices == 1 && !kSharedRows) ||
+                    combine_parts<kSharedRows>(s, p, walk, unit, consumer, sum);
     finished = t;
   }
   if (finished_tile) {
@@ -481,6 +595,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 
 #endif  // sm_90a
 
+template <bool kSharedRows>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fp16x3_layer_kernel(const __grid_constant__ CUtensorMap x_map,
                               const __grid_constant__ CUtensorMap w_map,
@@ -489,9 +604,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char shared_raw[];
   const uintptr_t aligned = (reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t(1023);
   SharedStorage& s = *reinterpret_cast<SharedStorage*>(aligned);
-  const int m_tiles = static_cast<int>((p.m + kTileM - 1) / kTileM);
-  const int tiles = m_tiles * static_cast<int>((p.n + kTileN - 1) / kTileN);
-  const int k_blocks = static_cast<int>((p.k + kBlockK - 1) / kBlockK);
+  TileWalk walk;
+  walk.m_tiles = static_cast<int>((p.m + kTileM - 1) / kTileM);
+  walk.n_tiles = static_cast<int>((p.n + kTileN - 1) / kTileN);
+  walk.group_m = p.group_m > 0 && p.group_m < walk.m_tiles ? p.group_m : walk.m_tiles;
+  walk.k_blocks = static_cast<int>((p.k + kBlockK - 1) / kBlockK);
+  walk.slices = p.slices > 1 ? p.slices : 1;
+  walk.slice_blocks = p.slices > 1 ? p.slice_blocks : walk.k_blocks;
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
@@ -507,10 +626,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
-    if (threadIdx.x == 0) produce(s, &x_map, &w_map, tiles, m_tiles, k_blocks);
+    if (threadIdx.x == 0) produce(s, &x_map, &w_map, walk);
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
-    consume(s, p, warpgroup - 1, tiles, m_tiles, k_blocks);
+    consume<kSharedRows>(s, p, warpgroup - 1, walk);
   }
 #endif
 }
@@ -567,13 +686,36 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
+bool wgmma_shares_rows(int64_t m) { return m <= kRowsPerConsumer; }
+
+WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices) {
+  WgmmaPlan plan;
+  plan.tiles = static_cast<int>(ceil_div(m, kTileM) * ceil_div(n, kTileN));
+  const int k_blocks = static_cast<int>(ceil_div(k, kBlockK));
+  constexpr int kMinSliceBlocks = kWgmmaMinSliceK / kBlockK;
+  const int most = std::max(1, std::min(k_blocks, std::numeric_limits<int>::max() / plan.tiles));
+  const int wanted = slices > 0 ? std::min(slices, most)
+                                : std::max(1, std::min(sms / plan.tiles,
+                                                       k_blocks / kMinSliceBlocks));
+  plan.slice_blocks = static_cast<int>(ceil_div(k_blocks, wanted));
+  plan.slices = static_cast<int>(ceil_div(k_blocks, plan.slice_blocks));
+  plan.ctas = static_cast<int>(std::min<int64_t>(sms, int64_t(plan.tiles) * plan.slices));
+  plan.shared_rows = wgmma_shares_rows(m);
+  if (plan.slices > 1 || plan.shared_rows) {
+    plan.counters = plan.tiles;
+    plan.workspace_bytes = size_t(plan.slices) * size_t(plan.tiles) * kTileM * kTileN * sizeof(float);
+  }
+  return plan;
+}
+
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");
-  MISH_CUDA_CHECK(cudaFuncSetAttribute(wgmma_fp16x3_layer_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(kSharedBytes)));
+  for (const void* kernel : {reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<false>),
+                             reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<true>)})
+    MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kSharedBytes)));
   const int64_t stride = wgmma_split_row_stride(p.k);
   return {split_operand_map(p.x_split, p.m, p.k, stride),
           split_operand_map(p.w_split, p.n, p.k, stride)};
@@ -581,7 +723,10 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
                                cudaStream_t stream) {
-  wgmma_fp16x3_layer_kernel<<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
+  if (wgmma_shares_rows(p.m))
+    wgmma_fp16x3_layer_kernel<true><<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
+  else
+    wgmma_fp16x3_layer_kernel<false><<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
   MISH_CUDA_CHECK_LAUNCH();
 }
 

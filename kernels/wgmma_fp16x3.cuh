@@ -48,7 +48,33 @@ struct WgmmaLayerOperands {
   const float* bias = nullptr;        // [n]
   float* y = nullptr;                 // [m, n]
   int64_t m = 0, n = 0, k = 0;
+  int group_m = 0;  // m tiles per group of the tile walk (see wgmma_fp16x3.cu); 0: all of them
+  // Split-K (WgmmaPlan): each tile's K in `slices` stretches of slice_blocks k blocks, summed
+  // through `workspace` by the last slice to finish, counted on `counters` (one int per tile,
+  // zero before the first launch; each launch leaves them zero again).
+  int slices = 1, slice_blocks = 0;
+  float* workspace = nullptr;
+  int* counters = nullptr;
 };
+
+// How the kernel covers a problem on a device of `sms` SMs: when the output tiles are too few to
+// give every SM one, K is cut into slices (at least kWgmmaMinSliceK each) so that they do. At
+// m <= 64 (shared_rows) the two consumer warpgroups of a CTA take the same rows, each half of K.
+struct WgmmaPlan {
+  int tiles = 0;
+  int slices = 1, slice_blocks = 0;
+  bool shared_rows = false;
+  int ctas = 0;                // persistent grid: at most one per SM
+  size_t workspace_bytes = 0;  // partial sums, when slices > 1 or shared_rows
+  int counters = 0;            // one per tile, likewise
+};
+constexpr int kWgmmaMinSliceK = 1024;
+
+// `slices` > 0 fixes the split-K factor (capped at one slice per k block); 0 lets the plan pick.
+WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices);
+
+// Whether the kernel runs with shared rows for m rows of x (see WgmmaPlan).
+bool wgmma_shares_rows(int64_t m);
 
 // TMA descriptors for the two split operands, built once on the host (setup) and passed to every
 // launch by value.

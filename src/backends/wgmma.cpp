@@ -3,9 +3,10 @@
 // the whole layer, GEMM through bias + Mish + Mish, in one kernel.
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <string>
 
 #include "backends/backend.h"
+#include "backends/options.h"
 #include "cuda/device_buffer.h"
 #include "cuda/cuda_check.cuh"
 #include "common/rounding.h"
@@ -19,6 +20,9 @@ namespace {
 // with 32-bit integers.
 constexpr int64_t kMaxRows = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
+constexpr int kMaxGroupM = 1 << 20;
+constexpr int kMaxSlices = 1024;
+constexpr int kDefaultGroupM = 0;
 
 class WgmmaBackend final : public Backend {
  public:
@@ -29,6 +33,20 @@ class WgmmaBackend final : public Backend {
   }
   std::string_view math_mode() const override { return "fp16x3"; }
   bool prepacks_weights() const override { return true; }
+
+  // group_m: m tiles per group of the kernel's tile walk (0: all of them, one group);
+  // slices: the split-K factor (0: the plan's).
+  void configure(const nlohmann::json& options) override {
+    for (const auto& item : options.items()) {
+      const std::string& key = item.key();
+      if (key == "group_m")
+        group_m_ = integer_option(name(), key, item.value(), 0, kMaxGroupM);
+      else if (key == "slices")
+        slices_ = integer_option(name(), key, item.value(), 0, kMaxSlices);
+      else
+        unknown_option(name(), key, "its options are group_m and slices");
+    }
+  }
 
   Support supports(const Problem& p, const DeviceInfo* device) const override {
     if (device == nullptr) return {false, "needs a CUDA device"};
@@ -59,12 +77,19 @@ class WgmmaBackend final : public Backend {
     operands_.m = p.m;
     operands_.n = p.n;
     operands_.k = p.k;
+    operands_.group_m = group_m_;
     maps_ = prepare_wgmma_layer(operands_);
     int device = 0, sms = 0;
     MISH_CUDA_CHECK(cudaGetDevice(&device));
     MISH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int64_t tiles = ceil_div(p.m, kWgmmaTileM) * ceil_div(p.n, kWgmmaTileN);
-    ctas_ = static_cast<int>(std::min<int64_t>(sms, tiles));
+    plan_ = plan_wgmma_layer(p.m, p.n, p.k, sms, slices_);
+    workspace_ = DeviceBuffer<float>(plan_.workspace_bytes / sizeof(float));
+    counters_ = DeviceBuffer<int>(size_t(plan_.counters));
+    if (counters_.size() > 0) MISH_CUDA_CHECK(cudaMemset(counters_.get(), 0, counters_.bytes()));
+    operands_.slices = plan_.slices;
+    operands_.slice_blocks = plan_.slice_blocks;
+    operands_.workspace = workspace_.get();
+    operands_.counters = counters_.get();
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
@@ -78,7 +103,7 @@ class WgmmaBackend final : public Backend {
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
-    launch_wgmma_fp16x3_layer(operands, maps_, ctas_, stream);
+    launch_wgmma_fp16x3_layer(operands, maps_, plan_.ctas, stream);
   }
 
   nlohmann::json describe() const override {
@@ -91,7 +116,16 @@ class WgmmaBackend final : public Backend {
             {"promote_every_k", kWgmmaPromoteK},
             {"promote_corrections_every_k", kWgmmaPromoteK * kWgmmaCorrectionPromoteChunks},
             {"first_chunk_k", kWgmmaFirstChunkK},
-            {"ctas", ctas_},
+            {"kernel", plan_.shared_rows
+                           ? "wgmma_fp16x3_layer_kernel<shared rows>: both consumer warpgroups "
+                             "on the tile's first 64 rows, each half of every k block"
+                           : "wgmma_fp16x3_layer_kernel: 64 rows of the tile per consumer "
+                             "warpgroup"},
+            {"shared_rows", plan_.shared_rows},
+            {"ctas", plan_.ctas},
+            {"split_k", plan_.slices},
+            {"workspace_bytes", plan_.workspace_bytes},
+            {"group_m", group_m_},
             {"threads", kWgmmaThreads},
             {"shared_bytes", wgmma_layer_shared_bytes()},
             {"kernels_per_run", 2},
@@ -106,7 +140,11 @@ class WgmmaBackend final : public Backend {
   DeviceBuffer<float> x_unscale_, w_unscale_;
   WgmmaLayerOperands operands_;
   WgmmaTensorMaps maps_{};
-  int ctas_ = 0;
+  WgmmaPlan plan_;
+  DeviceBuffer<float> workspace_;
+  DeviceBuffer<int> counters_;
+  int group_m_ = kDefaultGroupM;
+  int slices_ = 0;
 };
 
 }  // namespace

@@ -1,9 +1,12 @@
-// The fused Hopper backend declines what it cannot run, with a reason, before touching a device.
+// The fused Hopper backend declines what it cannot run, with a reason, before touching a device;
+// its options are checked; and its plan covers every SM at small m with split-K.
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "backends/registry.h"
+#include "common/errors.h"
+#include "wgmma_fp16x3.cuh"
 
 namespace mish {
 namespace {
@@ -55,6 +58,50 @@ TEST(WgmmaSupports, DeclinesShapesBeyondItsIndexRange) {
     EXPECT_FALSE(s.ok) << p.shape();
     EXPECT_NE(s.reason.find("below"), std::string::npos) << s.reason;
   }
+}
+
+TEST(WgmmaBackend, ConfigureTakesTheTileGroupAndSplitKFactorOnly) {
+  const auto wgmma = make_builtin_backend("wgmma");
+  EXPECT_NO_THROW(wgmma->configure({{"group_m", 8}, {"slices", 0}}));
+  EXPECT_NO_THROW(wgmma->configure({{"group_m", 0}, {"slices", 1024}}));
+  for (const nlohmann::json& bad :
+       {nlohmann::json{{"slices", -1}}, nlohmann::json{{"slices", 1025}},
+        nlohmann::json{{"slices", "two"}}, nlohmann::json{{"group_m", 1.5}},
+        nlohmann::json{{"group_m", -2}}, nlohmann::json{{"chunks", 2}}})
+    EXPECT_THROW(wgmma->configure(bad), UsageError) << bad.dump();
+}
+
+// 132 SMs, as on an H200.
+TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
+  const WgmmaPlan large = plan_wgmma_layer(1024, 8192, 8192, 132, 0);
+  EXPECT_EQ(large.tiles, 512);
+  EXPECT_EQ(large.slices, 1);
+  EXPECT_EQ(large.ctas, 132);
+  EXPECT_FALSE(large.shared_rows);
+  EXPECT_EQ(large.workspace_bytes, 0u);
+
+  const WgmmaPlan small = plan_wgmma_layer(64, 8192, 8192, 132, 0);
+  EXPECT_EQ(small.tiles, 64);
+  EXPECT_EQ(small.slices, 2);
+  EXPECT_EQ(small.slice_blocks, 64);
+  EXPECT_EQ(small.ctas, 128);
+  EXPECT_TRUE(small.shared_rows);
+  EXPECT_EQ(small.counters, 64);
+  EXPECT_EQ(small.workspace_bytes, size_t(2) * 64 * 128 * 128 * sizeof(float));
+
+  // Shared rows need the workspace even without split-K.
+  const WgmmaPlan one = plan_wgmma_layer(1, 128, 64, 132, 0);
+  EXPECT_EQ(one.slices, 1);
+  EXPECT_TRUE(one.shared_rows);
+  EXPECT_GT(one.workspace_bytes, 0u);
+
+  // Slices are at least kWgmmaMinSliceK long unless fixed.
+  const WgmmaPlan short_k = plan_wgmma_layer(128, 128, 2048, 132, 0);
+  EXPECT_EQ(short_k.slices, 2048 / kWgmmaMinSliceK);
+  const WgmmaPlan fixed = plan_wgmma_layer(128, 128, 2048, 132, 7);
+  EXPECT_EQ(fixed.slices, 7);  // 32 k blocks as 6 x 5 + 2
+  EXPECT_EQ(fixed.slice_blocks, 5);
+  EXPECT_EQ(plan_wgmma_layer(128, 128, 100, 132, 50).slices, 2) << "at most one per k block";
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // The fused Hopper backend end to end through the runner: every element verified against the
 // float64 reference, on the default problem (with the accuracy bar of max |error| <= 1e-5) and on
-// smaller shapes that exercise one tile, a partial promotion chunk and several tiles per CTA.
+// smaller shapes that exercise one tile, a partial promotion chunk and several tiles per CTA;
+// the small-batch paths (split-K over CTAs, and at m <= 64 both consumers on the same rows) on
+// odd shapes, spread over every SM at full width, and bit-identical from run to run.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include <vector>
+
 #include "gpu_test_support.h"
-#include "run/runner.h"
 
 namespace mish {
 namespace {
@@ -15,51 +17,82 @@ bool hopper_present() {
   return device && device->cc_major == 9 && device->cc_minor == 0;
 }
 
-BackendResult run_wgmma(const Problem& problem) {
-  RunConfig config;
-  config.problems = {problem};
-  config.backends = {"wgmma"};
-  config.sampling.warmup = 1;
-  config.sampling.iters = 2;
-  config.quiet = true;
-  const RunOutcome outcome = run_builtin_backends(config);
-  return outcome.runs.at(0).results.at(0);
-}
-
-Problem shape(int64_t m, int64_t n, int64_t k, Distribution distribution, uint64_t seed) {
-  Problem p;
-  p.m = m, p.n = n, p.k = k, p.distribution = distribution, p.seed = seed;
-  return p;
-}
+#define MISH_REQUIRE_HOPPER()                                                          \
+  do {                                                                                 \
+    MISH_REQUIRE_GPU();                                                                \
+    if (!hopper_present()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 device"; \
+  } while (0)
 
 TEST(Wgmma, DefaultProblemBeatsTheFp32Bar) {
-  MISH_REQUIRE_GPU();
-  if (!hopper_present()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 device";
-  const BackendResult r = run_wgmma(Problem{});
-  ASSERT_EQ(r.status, Status::ok) << r.reason;
-  ASSERT_TRUE(r.verification.has_value());
-  EXPECT_EQ(r.verification->mismatches, 0u);
-  EXPECT_EQ(r.verification->checked, Problem{}.y_count());
+  MISH_REQUIRE_HOPPER();
+  const BackendResult r = short_run({"wgmma"}, Problem{}).at(0);
+  expect_verified(r, Problem{});
   EXPECT_LE(r.verification->max_abs, 1e-5);
+  EXPECT_EQ(r.details.at("split_k"), 1) << "512 tiles cover the SMs without split-K";
 }
 
 TEST(Wgmma, VerifiesOnOtherShapes) {
-  MISH_REQUIRE_GPU();
-  if (!hopper_present()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 device";
+  MISH_REQUIRE_HOPPER();
   const Problem problems[] = {
-      shape(128, 128, 64, Distribution::kernelbench, 1),   // one tile, one k block
-      shape(256, 384, 448, Distribution::normal, 2),       // a partial promotion chunk
-      shape(256, 256, 512, Distribution::wide, 4),         // zero rows, 15 binades
-      shape(2048, 4096, 1024, Distribution::kernelbench, 3),  // several tiles per CTA
-      shape(1, 200, 100, Distribution::normal, 5),          // one row, partial tile and k block
-      shape(129, 131, 70, Distribution::wide, 6),           // edge tiles in m and n, odd n
-      shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, padded rows
+      test_shape(128, 128, 64, Distribution::kernelbench, 1),   // one tile, one k block
+      test_shape(256, 384, 448, Distribution::normal, 2),       // a partial promotion chunk
+      test_shape(256, 256, 512, Distribution::wide, 4),         // zero rows, 15 binades
+      test_shape(2048, 4096, 1024, Distribution::kernelbench, 3),  // several tiles per CTA
+      test_shape(1, 200, 100, Distribution::normal, 5),         // one row, partial tile and k block
+      test_shape(129, 131, 70, Distribution::wide, 6),          // edge tiles in m and n, odd n
+      test_shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, padded rows
   };
-  for (const Problem& p : problems) {
-    const BackendResult r = run_wgmma(p);
-    EXPECT_EQ(r.status, Status::ok) << p.shape() << ": " << r.reason;
-    ASSERT_TRUE(r.verification.has_value()) << p.shape();
-    EXPECT_EQ(r.verification->mismatches, 0u) << p.shape();
+  for (const Problem& p : problems) expect_verified(short_run({"wgmma"}, p).at(0), p);
+}
+
+// Split-K slices of uneven length (the last one shorter), with shared rows (m <= 64) and without,
+// several tiles per CTA, and slices shorter than a promotion chunk.
+TEST(Wgmma, SplitKVerifiesOnOddShapes) {
+  MISH_REQUIRE_HOPPER();
+  struct Case {
+    Problem problem;
+    int slices;
+  };
+  const Case cases[] = {
+      {test_shape(1, 200, 100, Distribution::normal, 11), 2},      // two k blocks, one each
+      {test_shape(64, 384, 3001, Distribution::wide, 12), 3},      // shared rows, odd k
+      {test_shape(65, 131, 2049, Distribution::kernelbench, 13), 5},  // one row past shared rows
+      {test_shape(300, 1000, 1500, Distribution::normal, 14), 4},  // 24 tiles x 4 on few SMs each
+      {test_shape(33, 8192, 4096, Distribution::kernelbench, 15), 7},  // 64 tiles, 7 uneven slices
+      {test_shape(16, 1000, 3000, Distribution::normal_unit, 16), 0},  // the plan's choice
+  };
+  for (const Case& c : cases) {
+    const BackendResult r = short_run({"wgmma"}, c.problem, {{"wgmma", {{"slices", c.slices}}}}).at(0);
+    expect_verified(r, c.problem);
+    if (c.slices > 0) EXPECT_EQ(r.details.at("split_k"), c.slices) << c.problem.shape();
+    EXPECT_EQ(r.details.at("shared_rows"), c.problem.m <= 64) << c.problem.shape();
+  }
+}
+
+// Full width: the FP32 bar, and every SM has work at small m.
+TEST(Wgmma, SmallBatchesMeetTheFp32BarAndSpreadOverEverySm) {
+  MISH_REQUIRE_HOPPER();
+  for (const Problem& p : {test_shape(1, 8192, 8192), test_shape(64, 8192, 8192),
+                           test_shape(128, 8192, 8192)}) {
+    const BackendResult r = short_run({"wgmma"}, p).at(0);
+    expect_verified(r, p);
+    EXPECT_LE(r.verification->max_abs, 1e-5) << p.shape();
+    const int ctas = r.details.at("ctas");
+    EXPECT_GE(ctas, 128) << p.shape() << ": " << r.details.dump();
+    EXPECT_GT(r.details.at("split_k").get<int>(), 1) << p.shape();
+  }
+}
+
+// The parts of a tile are added in a fixed order, whichever CTA finishes last.
+TEST(Wgmma, SplitKOutputIsBitIdenticalFromRunToRun) {
+  MISH_REQUIRE_HOPPER();
+  for (const Problem& p : {test_shape(8, 8192, 8192), test_shape(64, 8192, 8192),
+                           test_shape(100, 4096, 4096)}) {
+    const RepeatedOutputs r = repeated_outputs("wgmma", p);
+    for (const nlohmann::json& details : r.details)
+      EXPECT_GT(details.at("split_k").get<int>(), 1) << p.shape();
+    for (size_t i = 1; i < r.outputs.size(); ++i)
+      EXPECT_EQ(r.outputs[i], r.outputs[0]) << p.shape() << ": run " << i << " differs from run 0";
   }
 }
 

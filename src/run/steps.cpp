@@ -67,9 +67,16 @@ bool audit_series(StepContext& c, const std::string& label, const Series& series
   const int iterations = static_cast<int>(std::clamp(std::ceil(kAuditTargetMs / median),
                                                      double(kAuditMinIterations),
                                                      double(kAuditMaxIterations)));
+  const auto refuses = [](const AuditReading& r) {
+    return r.wall_ms - r.events_ms > kAuditMargin * r.wall_ms + kAuditSlackMs;
+  };
+  // A host delay (the tool's thread preempted, say) lands in one reading's wall time; work
+  // outside the timed stream lands in every reading. So a refused reading is taken again.
   TimingAudit audit{label, c.executor.audit(series, iterations), false};
+  for (int attempt = 1; attempt < kAuditAttempts && refuses(audit.reading); ++attempt)
+    audit.reading = c.executor.audit(series, iterations);
+  audit.refused = refuses(audit.reading);
   const AuditReading& r = audit.reading;
-  audit.refused = r.wall_ms - r.events_ms > kAuditMargin * r.wall_ms + kAuditSlackMs;
   c.result.timing_audits.push_back(audit);
   if (audit.refused)
     fail(c, Status::error,

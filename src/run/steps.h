@@ -61,5 +61,7 @@ BackendResult run_steps(const StepEnv& env, ProblemBuffers& buffers, Executor& e
 // device-synchronized wall time, plus a fixed slack for the synchronizations themselves.
 constexpr double kAuditMargin = 0.10;
 constexpr double kAuditSlackMs = 1.0;
+// Readings an audit takes before it refuses: figures are refused only when every one misses.
+constexpr int kAuditAttempts = 3;
 
 }  // namespace mish

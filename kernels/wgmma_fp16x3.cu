@@ -703,7 +703,8 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
   plan.shared_rows = wgmma_shares_rows(m);
   if (plan.slices > 1 || plan.shared_rows) {
     plan.counters = plan.tiles;
-    plan.workspace_bytes = size_t(plan.slices) * size_t(plan.tiles) * kTileM * kTileN * sizeof(float);
+    plan.workspace_bytes =
+        size_t(plan.slices) * size_t(plan.tiles) * kTileM * kTileN * sizeof(float);
   }
   return plan;
 }

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,6 +89,18 @@ inline RepeatedOutputs repeated_outputs(const std::string& backend_name, const P
     result.details.push_back(backend->describe());
   }
   return result;
+}
+
+// Repeated runs of a backend whose plan splits K give the same bytes every time.
+inline void expect_bit_identical_with_split_k(const std::string& backend_name, const Problem& p) {
+  const RepeatedOutputs r = repeated_outputs(backend_name, p);
+  for (const nlohmann::json& details : r.details)
+    EXPECT_GT(details.at("split_k").get<int>(), 1) << p.shape();
+  for (size_t i = 1; i < r.outputs.size(); ++i)
+    EXPECT_EQ(std::memcmp(r.outputs[i].data(), r.outputs[0].data(),
+                          r.outputs[0].size() * sizeof(float)),
+              0)
+        << p.shape() << ": run " << i << " differs from run 0";
 }
 
 }  // namespace mish

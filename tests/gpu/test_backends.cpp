@@ -48,8 +48,8 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, DeviceBackendsOnShape,
-                         ::testing::Values(test_shape(1, 1, 1), test_shape(17, 33, 65), test_shape(127, 129, 255),
-                                           Problem{}),
+                         ::testing::Values(test_shape(1, 1, 1), test_shape(17, 33, 65),
+                                           test_shape(127, 129, 255), Problem{}),
                          [](const auto& info) { return info.param.shape(); });
 
 }  // namespace

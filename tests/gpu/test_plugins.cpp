@@ -106,8 +106,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(SimtCase{test_shape(1, 1, 1), 0}, SimtCase{test_shape(17, 33, 65), 0},
                       SimtCase{test_shape(128, 128, 8), 0}, SimtCase{test_shape(127, 129, 255), 0},
                       SimtCase{test_shape(130, 260, 12), 0}, SimtCase{test_shape(130, 260, 12), 1},
-                      SimtCase{test_shape(257, 384, 1030), 0}, SimtCase{test_shape(300, 515, 1031), 0},
-                      SimtCase{Problem{}, 0}),
+                      SimtCase{test_shape(257, 384, 1030), 0},
+                      SimtCase{test_shape(300, 515, 1031), 0}, SimtCase{Problem{}, 0}),
     [](const auto& info) {
       return info.param.problem.shape() + (info.param.offset != 0 ? "_misaligned" : "");
     });

@@ -233,7 +233,8 @@ void expect_output_row_stride(const RunOutcome& outcome, int64_t expected) {
 
 TEST(SplitBackends, SmallOddShapes) {
   MISH_REQUIRE_GPU();
-  for (const Problem& p : {test_shape(17, 33, 65), test_shape(127, 129, 255), test_shape(31, 66, 40)}) {
+  for (const Problem& p :
+       {test_shape(17, 33, 65), test_shape(127, 129, 255), test_shape(31, 66, 40)}) {
     const RunOutcome outcome = run_backends(kSplitBackends, p);
     expect_frontier(outcome, 5e-3);
     expect_output_row_stride(outcome, round_up(p.n, 8));
@@ -274,14 +275,15 @@ TEST(SplitBackends, OtherDistributionsStayFiniteAndZeroRowsGiveNoNaN) {
     }
   }
   // Short K: the split schemes are FP32-accurate on normal inputs too.
-  const RunOutcome normal = run_backends({"3xtf32", "fp16x3"}, test_shape(127, 129, 255, Distribution::normal));
+  const RunOutcome normal =
+      run_backends({"3xtf32", "fp16x3"}, test_shape(127, 129, 255, Distribution::normal));
   for (const BackendResult& r : normal.runs[0].results) EXPECT_EQ(r.status, Status::ok) << r.reason;
 }
 
 TEST(SplitBackends, IncludePrepackStillVerifies) {
   MISH_REQUIRE_GPU();
-  const RunOutcome outcome =
-      run_backends({"bf16", "3xtf32", "fp16x3"}, test_shape(127, 129, 255), nlohmann::json::object(), true);
+  const RunOutcome outcome = run_backends({"bf16", "3xtf32", "fp16x3"}, test_shape(127, 129, 255),
+                                          nlohmann::json::object(), true);
   EXPECT_TRUE(outcome.include_prepack);
   expect_frontier(outcome, 5e-3);
 }

@@ -17,9 +17,9 @@ bool hopper_present() {
   return device && device->cc_major == 9 && device->cc_minor == 0;
 }
 
-#define MISH_REQUIRE_HOPPER()                                                          \
-  do {                                                                                 \
-    MISH_REQUIRE_GPU();                                                                \
+#define MISH_REQUIRE_HOPPER()                                                               \
+  do {                                                                                      \
+    MISH_REQUIRE_GPU();                                                                     \
     if (!hopper_present()) GTEST_SKIP() << "wgmma needs a compute capability 9.0 device"; \
   } while (0)
 
@@ -34,13 +34,13 @@ TEST(Wgmma, DefaultProblemBeatsTheFp32Bar) {
 TEST(Wgmma, VerifiesOnOtherShapes) {
   MISH_REQUIRE_HOPPER();
   const Problem problems[] = {
-      test_shape(128, 128, 64, Distribution::kernelbench, 1),   // one tile, one k block
-      test_shape(256, 384, 448, Distribution::normal, 2),       // a partial promotion chunk
-      test_shape(256, 256, 512, Distribution::wide, 4),         // zero rows, 15 binades
+      test_shape(128, 128, 64, Distribution::kernelbench, 1),     // one tile, one k block
+      test_shape(256, 384, 448, Distribution::normal, 2),         // a partial promotion chunk
+      test_shape(256, 256, 512, Distribution::wide, 4),           // zero rows, 15 binades
       test_shape(2048, 4096, 1024, Distribution::kernelbench, 3),  // several tiles per CTA
-      test_shape(1, 200, 100, Distribution::normal, 5),         // one row, partial tile and k block
-      test_shape(129, 131, 70, Distribution::wide, 6),          // edge tiles in m and n, odd n
-      test_shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, padded rows
+      test_shape(1, 200, 100, Distribution::normal, 5),           // one row, partial tile, k block
+      test_shape(129, 131, 70, Distribution::wide, 6),            // edge tiles in m and n, odd n
+      test_shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, split-K
   };
   for (const Problem& p : problems) expect_verified(short_run({"wgmma"}, p).at(0), p);
 }
@@ -62,7 +62,8 @@ TEST(Wgmma, SplitKVerifiesOnOddShapes) {
       {test_shape(16, 1000, 3000, Distribution::normal_unit, 16), 0},  // the plan's choice
   };
   for (const Case& c : cases) {
-    const BackendResult r = short_run({"wgmma"}, c.problem, {{"wgmma", {{"slices", c.slices}}}}).at(0);
+    const BackendResult r =
+        short_run({"wgmma"}, c.problem, {{"wgmma", {{"slices", c.slices}}}}).at(0);
     expect_verified(r, c.problem);
     if (c.slices > 0) EXPECT_EQ(r.details.at("split_k"), c.slices) << c.problem.shape();
     EXPECT_EQ(r.details.at("shared_rows"), c.problem.m <= 64) << c.problem.shape();
@@ -87,13 +88,8 @@ TEST(Wgmma, SmallBatchesMeetTheFp32BarAndSpreadOverEverySm) {
 TEST(Wgmma, SplitKOutputIsBitIdenticalFromRunToRun) {
   MISH_REQUIRE_HOPPER();
   for (const Problem& p : {test_shape(8, 8192, 8192), test_shape(64, 8192, 8192),
-                           test_shape(100, 4096, 4096)}) {
-    const RepeatedOutputs r = repeated_outputs("wgmma", p);
-    for (const nlohmann::json& details : r.details)
-      EXPECT_GT(details.at("split_k").get<int>(), 1) << p.shape();
-    for (size_t i = 1; i < r.outputs.size(); ++i)
-      EXPECT_EQ(r.outputs[i], r.outputs[0]) << p.shape() << ": run " << i << " differs from run 0";
-  }
+                           test_shape(100, 4096, 4096)})
+    expect_bit_identical_with_split_k("wgmma", p);
 }
 
 }  // namespace

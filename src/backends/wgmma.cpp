@@ -3,10 +3,12 @@
 // the whole layer, GEMM through bias + Mish + Mish, in one kernel.
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 
 #include "backends/backend.h"
 #include "backends/options.h"
+#include "cuda/device_arena.h"
 #include "cuda/device_buffer.h"
 #include "cuda/cuda_check.cuh"
 #include "common/rounding.h"
@@ -83,13 +85,14 @@ class WgmmaBackend final : public Backend {
     MISH_CUDA_CHECK(cudaGetDevice(&device));
     MISH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     plan_ = plan_wgmma_layer(p.m, p.n, p.k, sms, slices_);
-    workspace_ = DeviceBuffer<float>(plan_.workspace_bytes / sizeof(float));
-    counters_ = DeviceBuffer<int>(size_t(plan_.counters));
-    if (counters_.size() > 0) MISH_CUDA_CHECK(cudaMemset(counters_.get(), 0, counters_.bytes()));
+    split_k_.emplace();
+    const auto workspace = split_k_->reserve<float>(plan_.workspace_bytes / sizeof(float));
+    const auto counters = split_k_->reserve<int>(size_t(plan_.counters));
+    split_k_->allocate("wgmma");  // zero-filled: the tile counters start at zero
     operands_.slices = plan_.slices;
     operands_.slice_blocks = plan_.slice_blocks;
-    operands_.workspace = workspace_.get();
-    operands_.counters = counters_.get();
+    operands_.workspace = split_k_->get(workspace);
+    operands_.counters = split_k_->get(counters);
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
@@ -141,8 +144,7 @@ class WgmmaBackend final : public Backend {
   WgmmaLayerOperands operands_;
   WgmmaTensorMaps maps_{};
   WgmmaPlan plan_;
-  DeviceBuffer<float> workspace_;
-  DeviceBuffer<int> counters_;
+  std::optional<DeviceArena> split_k_;  // the parts' workspace and the tile counters
   int group_m_ = kDefaultGroupM;
   int slices_ = 0;
 };

@@ -49,7 +49,10 @@ class DeviceArena {
                       status);
     }
     MISH_CUDA_CHECK(status);
+    // cudaMemset runs on the legacy default stream, which the tool's non-blocking streams do not
+    // wait for: the zeros must have landed before any kernel on them reads the buffers.
     MISH_CUDA_CHECK(cudaMemset(base_, 0, bytes_));
+    MISH_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   template <typename T>

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu_test_support.h"
+#include "wgmma_fp16x3.cuh"
 
 namespace mish {
 namespace {
@@ -70,17 +71,21 @@ TEST(Wgmma, SplitKVerifiesOnOddShapes) {
   }
 }
 
-// Full width: the FP32 bar, and every SM has work at small m.
-TEST(Wgmma, SmallBatchesMeetTheFp32BarAndSpreadOverEverySm) {
+// Full width: the FP32 bar, and the 64 tiles of 128 x 128 spread over the SMs by split-K as the
+// plan says (on 132 SMs: 2 slices, 128 CTAs).
+TEST(Wgmma, SmallBatchesMeetTheFp32BarAndSpreadOverTheSms) {
   MISH_REQUIRE_HOPPER();
+  const int sms = query_device()->sms;
   for (const Problem& p : {test_shape(1, 8192, 8192), test_shape(64, 8192, 8192),
                            test_shape(128, 8192, 8192)}) {
     const BackendResult r = short_run({"wgmma"}, p).at(0);
     expect_verified(r, p);
     EXPECT_LE(r.verification->max_abs, 1e-5) << p.shape();
-    const int ctas = r.details.at("ctas");
-    EXPECT_GE(ctas, 128) << p.shape() << ": " << r.details.dump();
-    EXPECT_GT(r.details.at("split_k").get<int>(), 1) << p.shape();
+    const WgmmaPlan plan = plan_wgmma_layer(p.m, p.n, p.k, sms, 0);
+    EXPECT_EQ(r.details.at("ctas"), plan.ctas) << p.shape();
+    EXPECT_EQ(r.details.at("split_k"), plan.slices) << p.shape();
+    EXPECT_GT(plan.ctas, sms / 2) << p.shape();
+    if (sms >= 128) EXPECT_EQ(plan.slices, 2) << p.shape();
   }
 }
 

@@ -33,11 +33,10 @@ inline Problem test_shape(int64_t m, int64_t n, int64_t k,
   return p;
 }
 
-// The results of a short run (one warm-up, two samples) of built-in backends on one problem,
-// with backend options by backend name ({"wgmma": {"slices": 3}}).
-inline std::vector<BackendResult> short_run(
-    const std::vector<std::string>& backends, const Problem& problem,
-    const nlohmann::json& options = nlohmann::json::object()) {
+// A short, quiet run (one warm-up, two samples) of built-in backends on one problem, with
+// backend options by backend name ({"wgmma": {"slices": 3}}).
+inline RunConfig short_run_config(const std::vector<std::string>& backends, const Problem& problem,
+                                  const nlohmann::json& options = nlohmann::json::object()) {
   RunConfig config;
   config.problems = {problem};
   config.backends = backends;
@@ -45,7 +44,14 @@ inline std::vector<BackendResult> short_run(
   config.sampling.warmup = 1;
   config.sampling.iters = 2;
   config.quiet = true;
-  return run_builtin_backends(config).runs.at(0).results;
+  return config;
+}
+
+// The results of that short run.
+inline std::vector<BackendResult> short_run(
+    const std::vector<std::string>& backends, const Problem& problem,
+    const nlohmann::json& options = nlohmann::json::object()) {
+  return run_builtin_backends(short_run_config(backends, problem, options)).runs.at(0).results;
 }
 
 // A finished run with every element checked and none off.

@@ -192,15 +192,9 @@ TEST(SplitKernels, OutOfMemoryNamesTheBytesNeeded) {
 RunOutcome run_backends(const std::vector<std::string>& backends, const Problem& problem,
                         const nlohmann::json& options = nlohmann::json::object(),
                         bool include_prepack = false) {
-  RunConfig config;
-  config.problems = {problem};
-  config.backends = backends;
-  config.backend_options = options;
+  RunConfig config = short_run_config(backends, problem, options);
   config.include_prepack = include_prepack;
-  config.sampling.warmup = 1;
-  config.sampling.iters = 2;
   config.sampling.l2 = L2Mode::hot;
-  config.quiet = true;
   return run_builtin_backends(config);
 }
 

@@ -95,7 +95,7 @@ struct SharedStorage {
   SplitTiles slots[kSlots];
   uint64_t full[kSlots];   // TMA bytes landed
   uint64_t empty[kSlots];  // consumers done reading
-  int last_arrival;        // split-K: this CTA was the last of its tile's slices to finish
+  int last_arrival;        // this CTA was the last of its tile's to finish (combine_parts)
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
 

@@ -24,10 +24,11 @@
 // share each W tile through L2 while the group's x (32 MiB as hi+lo at the default size, where
 // one group holds all of x) stays L2-resident.
 // 384 threads = 3 warpgroups:
-//   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.2d, 128-byte
+//   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.3d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
 //     shared-memory ring of kWgmmaRingSlots 32 KiB slots, x's pair in one and W's in the next,
-//     each guarded by full/empty mbarriers.
+//     each guarded by full/empty mbarriers. (With shared rows x's tiles are [64 x 64] and one
+//     x slot holds two k blocks: see kXBlocksPerSlot.)
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
@@ -79,7 +80,7 @@ constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
 constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a slot
-static_assert(kTileM == kTileN, "one TMA box shape serves both operands");
+static_assert(kTileM == kTileN, "one slot shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
               "promotion happens at k-block boundaries");
@@ -90,6 +91,16 @@ struct alignas(1024) SplitTiles {  // 1024: the 128-byte swizzle pattern repeats
   __half lo[kTileM * kBlockK];
 };
 [[maybe_unused]] constexpr uint32_t kSlotBytes = sizeof(SplitTiles);
+
+// k blocks of x per x slot. With shared rows only the tile's upper 64 rows of x are real: a k
+// block of them fills half a slot, so one slot holds two (the second in rows 64..127) and W gets
+// more of the ring, two slots in three instead of one in two. TMA then loads 64-row boxes of x
+// (kXBoxRows): a 128-row box would spend the TMA unit's time and the slot on zero rows.
+template <bool kSharedRows>
+constexpr int kXBlocksPerSlot = kSharedRows ? 2 : 1;
+template <bool kSharedRows>
+constexpr int kXBoxRows = kTileM / kXBlocksPerSlot<kSharedRows>;
+static_assert(kXBoxRows<true> == kTileM / kConsumerWarpgroups, "a shared-rows box is their rows");
 
 struct SharedStorage {
   SplitTiles slots[kSlots];
@@ -160,28 +171,37 @@ struct RingPosition {
   }
 };
 
-__device__ __forceinline__ int next_slot(int slot) { return slot + 1 == kSlots ? 0 : slot + 1; }
 
-// Fills the slot at `at` (once the consumers have released it) with the k block at k0 of a split
-// operand's rows `row`, and moves on.
+// Fills the slot at `at` (once the consumers have released it) with `blocks` k blocks, from kb on,
+// of a split operand's rows `row`, in boxes of kBoxRows rows, one after the other; then moves on.
+template <int kBoxRows>
 __device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition& at,
-                                          const CUtensorMap* map, int k0, int row) {
+                                          const CUtensorMap* map, int kb, int blocks, int row) {
+  constexpr uint32_t kBoxBytes = kBoxRows * kBlockK * sizeof(__half);
   mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
   uint64_t* full = &s.full[at.slot];
-  mbarrier_arrive_expect_tx(full, kSlotBytes);
-  tma_load_tile(s.slots[at.slot].hi, map, full, k0, row, 0);
-  tma_load_tile(s.slots[at.slot].lo, map, full, k0, row, 1);
+  mbarrier_arrive_expect_tx(full, 2 * kBoxBytes * blocks);
+  SplitTiles& slot = s.slots[at.slot];
+  for (int b = 0; b < blocks; ++b) {
+    tma_load_tile(slot.hi + b * kBoxRows * kBlockK, map, full, (kb + b) * kBlockK, row, 0);
+    tma_load_tile(slot.lo + b * kBoxRows * kBlockK, map, full, (kb + b) * kBlockK, row, 1);
+  }
   at.advance();
 }
 
+// The ring's order, which the consumers follow: per unit, an x slot of up to kXBlocksPerSlot k
+// blocks, then a W slot for each of them.
+template <bool kSharedRows>
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         const TileWalk& walk) {
+  constexpr int kXBlocks = kXBlocksPerSlot<kSharedRows>;
   RingPosition at;
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
-    for (int kb = u.block_begin; kb < u.block_end; ++kb) {
-      load_slot(s, at, x_map, kb * kBlockK, u.at.m0);
-      load_slot(s, at, w_map, kb * kBlockK, u.at.n0);
+    for (int kb = u.block_begin; kb < u.block_end; kb += kXBlocks) {
+      const int blocks = min(kXBlocks, u.block_end - kb);
+      load_slot<kXBoxRows<kSharedRows>>(s, at, x_map, kb, blocks, u.at.m0);
+      for (int b = 0; b < blocks; ++b) load_slot<kTileN>(s, at, w_map, kb + b, 1, u.at.n0);
     }
   }
 }
@@ -351,15 +371,31 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
   for (int i = 0; i < 64; ++i) sum[i] += acc.correction(i);
 }
 
-// A consumer warpgroup's walk through the shared-memory ring: which slot comes next (a k block's
-// x slot, then its W slot) and which k block the wgmma groups still in flight read.
-template <int kSteps>
-struct ConsumerRing {
+// The slots a k block hands back once its groups have completed: its W slot, and its x slot
+// when it is the last k block that slot holds.
+struct BlockSlots {
   static constexpr int kNone = -1;
+  int x = kNone, w = kNone;
+};
+
+// A consumer warpgroup's walk through the shared-memory ring, in the producer's order (an x slot
+// of up to kXBlocks k blocks, then their W slots), and which k block the wgmma groups still in
+// flight read.
+template <int kSteps, int kXBlocks>
+struct ConsumerRing {
+  static constexpr int kXRows = kTileM / kXBlocks;  // rows of one k block of x in its slot
   RingPosition at;
   uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
-  int held_slot = kNone;    // the x slot of the last k block whose groups may still be in flight
-  int issued_slot = kNone;  // the x slot of the k block just issued by issue_block
+  int x_slot = BlockSlots::kNone;  // the x slot of the unit's current k blocks
+  int x_block = 0;                 // which of its k blocks comes next
+  int unit_blocks = 0;             // k blocks of the unit not yet waited for
+  BlockSlots held;    // the slots of the last k block whose groups may still be in flight
+  BlockSlots issued;  // the slots of the k block just waited for by wait_block
+
+  __device__ __forceinline__ void start_unit(int blocks) {
+    unit_blocks = blocks;
+    x_block = 0;
+  }
 
   __device__ __forceinline__ const SplitTiles& wait_slot(SharedStorage& s) {
     const int slot = at.slot;
@@ -368,27 +404,38 @@ struct ConsumerRing {
     return s.slots[slot];
   }
 
+  // Waits for the unit's next k block (its x slot first, when the block is that slot's first) and
+  // notes its slots in `issued`.
   __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
-    const SplitTiles& x = wait_slot(s);
+    if (x_block == 0) {
+      x_slot = at.slot;
+      wait_slot(s);
+    }
+    const SplitTiles& x = s.slots[x_slot];
+    const int x_row = x_block * kXRows + row_offset;
+    const int w_slot = at.slot;
     const SplitTiles& w = wait_slot(s);
-    return {smem_descriptor(x.hi + row_offset * kBlockK) + first_step,
-            smem_descriptor(x.lo + row_offset * kBlockK) + first_step,
+    --unit_blocks;
+    const bool last_of_x_slot = ++x_block == kXBlocks || unit_blocks == 0;
+    if (last_of_x_slot) x_block = 0;
+    issued = {last_of_x_slot ? x_slot : BlockSlots::kNone, w_slot};
+    return {smem_descriptor(x.hi + x_row * kBlockK) + first_step,
+            smem_descriptor(x.lo + x_row * kBlockK) + first_step,
             smem_descriptor(w.hi) + first_step, smem_descriptor(w.lo) + first_step};
   }
 
-  // Hands the two slots of the k block whose x slot is `x_slot` back to the producer.
-  __device__ __forceinline__ void release(SharedStorage& s, int x_slot) {
+  // Hands a k block's slots back to the producer.
+  __device__ __forceinline__ void release(SharedStorage& s, const BlockSlots& slots) {
     __syncwarp();
-    if (threadIdx.x % 32 == 0 && x_slot != kNone) {
-      mbarrier_arrive(&s.empty[x_slot]);
-      mbarrier_arrive(&s.empty[next_slot(x_slot)]);
+    if (threadIdx.x % 32 == 0) {
+      if (slots.x != BlockSlots::kNone) mbarrier_arrive(&s.empty[slots.x]);
+      if (slots.w != BlockSlots::kNone) mbarrier_arrive(&s.empty[slots.w]);
     }
   }
 
   // Waits for the next k block and issues both of its groups (not waited for).
   __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
                                               bool reset) {
-    issued_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
     issue_main<kSteps>(acc, b, reset);
     issue_corrections<kSteps>(acc, b, reset);
@@ -398,8 +445,8 @@ struct ConsumerRing {
   // back to the producer.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
     wgmma_wait<2>();
-    release(s, held_slot);
-    held_slot = issued_slot;
+    release(s, held);
+    held = issued;
   }
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
@@ -412,14 +459,13 @@ struct ConsumerRing {
                                              bool corrections_due) {
     wgmma_wait<1>();
     promote_main(sum, acc);
-    const int block_slot = at.slot;
     const BlockOperands b = wait_block(s, row_offset);
     issue_main<kSteps>(acc, b, true);
     wgmma_wait<1>();
-    release(s, held_slot);
+    release(s, held);
     if (corrections_due) promote_corrections(sum, acc);
     issue_corrections<kSteps>(acc, b, corrections_due);
-    held_slot = block_slot;
+    held = issued;
   }
 
   // Promotes the tile's last chunk: the main sums while the last corrections run, then the
@@ -429,8 +475,8 @@ struct ConsumerRing {
     wgmma_wait<1>();
     promote_main(sum, acc);
     wgmma_wait<0>();
-    release(s, held_slot);
-    held_slot = kNone;
+    release(s, held);
+    held = {};
     promote_corrections(sum, acc);
   }
 };
@@ -509,7 +555,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
   for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
   const int row_offset = kSharedRows ? 0 : consumer * kRowsPerConsumer;
-  ConsumerRing<kSharedRows ? kSharedRowSteps : kBlockSteps> ring;
+  ConsumerRing<kSharedRows ? kSharedRowSteps : kBlockSteps, kXBlocksPerSlot<kSharedRows>> ring;
   if (kSharedRows) ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
   bool finished_tile = false;
   TileCoords finished{};
@@ -517,6 +563,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     const WorkUnit unit = walk.unit(index);
     const TileCoords t = unit.at;
     const int k_blocks = unit.blocks();
+    ring.start_unit(k_blocks);
     const int first_chunk_blocks =
         k_blocks <= kFirstChunkBlocks
             ? k_blocks
@@ -626,7 +673,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
-    if (threadIdx.x == 0) produce(s, &x_map, &w_map, walk);
+    if (threadIdx.x == 0) produce<kSharedRows>(s, &x_map, &w_map, walk);
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
     consume<kSharedRows>(s, p, warpgroup - 1, walk);
@@ -648,15 +695,15 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 }
 
 // A split operand (hi rows, then lo rows, split_row_stride apart) seen as a [2][rows][k] fp16
-// tensor in [1 x 128 x 64] boxes, 128-byte swizzled for wgmma; boxes reaching past rows or k
-// come with zeros there.
+// tensor in [1 x box_rows x 64] boxes, 128-byte swizzled for wgmma; boxes reaching past rows or
+// k come with zeros there.
 CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k,
-                              int64_t split_row_stride) {
+                              int64_t split_row_stride, int box_rows) {
   CUtensorMap map;
   const cuuint64_t dims[3] = {cuuint64_t(k), cuuint64_t(rows), 2};
   const cuuint64_t strides_bytes[2] = {cuuint64_t(split_row_stride) * sizeof(__half),
                                        cuuint64_t(rows * split_row_stride) * sizeof(__half)};
-  const cuuint32_t box[3] = {kBlockK, kTileM, 1};
+  const cuuint32_t box[3] = {kBlockK, cuuint32_t(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult result = tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, const_cast<__half*>(split), dims,
@@ -718,8 +765,9 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
     MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kSharedBytes)));
   const int64_t stride = wgmma_split_row_stride(p.k);
-  return {split_operand_map(p.x_split, p.m, p.k, stride),
-          split_operand_map(p.w_split, p.n, p.k, stride)};
+  const int x_box_rows = wgmma_shares_rows(p.m) ? kXBoxRows<true> : kXBoxRows<false>;
+  return {split_operand_map(p.x_split, p.m, p.k, stride, x_box_rows),
+          split_operand_map(p.w_split, p.n, p.k, stride, kTileN)};
 }
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,

@@ -16,7 +16,8 @@ constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
 // Slots of the shared-memory ring, 32 KiB each: a k block takes two, its x hi/lo and its W hi/lo,
-// so seven hold three and a half k blocks and the producer runs one and a half blocks ahead.
+// so seven hold three and a half k blocks and the producer runs one and a half blocks ahead. With
+// shared rows (m <= 64) an x slot holds two k blocks' 64 rows, so seven hold four and two thirds.
 constexpr int kWgmmaRingSlots = 7;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;

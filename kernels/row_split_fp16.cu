@@ -73,6 +73,11 @@ template <int kWidth>
 __global__ void __launch_bounds__(kBlockThreads)
     row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, int top_exponent,
                           __half* split, int64_t split_row_stride, float* unscale) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // A kernel launched after this one as its programmatic dependent (wgmma's layer kernel) may
+  // start setting up now; it still waits for this kernel's writes before reading them.
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
   const int64_t row = blockIdx.x;
   const float* in = src + row * cols;
   const int64_t groups = cols / kWidth;

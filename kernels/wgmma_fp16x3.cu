@@ -670,6 +670,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
   }
   __syncthreads();
+  // Launched as a programmatic dependent of the kernel before it (the split of x): everything
+  // above overlaps that kernel's run; no thread touches global memory before it has completed.
+  cudaGridDependencySynchronize();
 
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
@@ -772,10 +775,23 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
                                cudaStream_t stream) {
+  // Programmatic dependent launch: the kernel's blocks may start while the kernel before it in
+  // the stream still runs, and wait for it (cudaGridDependencySynchronize) once set up.
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(ctas));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kSharedBytes;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
   if (wgmma_shares_rows(p.m))
-    wgmma_fp16x3_layer_kernel<true><<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
+    MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_fp16x3_layer_kernel<true>, maps.x, maps.w, p));
   else
-    wgmma_fp16x3_layer_kernel<false><<<ctas, kThreads, kSharedBytes, stream>>>(maps.x, maps.w, p);
+    MISH_CUDA_CHECK(
+        cudaLaunchKernelEx(&config, wgmma_fp16x3_layer_kernel<false>, maps.x, maps.w, p));
   MISH_CUDA_CHECK_LAUNCH();
 }
 

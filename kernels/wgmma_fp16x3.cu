@@ -670,7 +670,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
   }
   __syncthreads();
-  // Launched as a programmatic dependent of the kernel before it (the split of x): everything
+  // When launched as a programmatic dependent of the kernel before it (the split of x), all
   // above overlaps that kernel's run; no thread touches global memory before it has completed.
   cudaGridDependencySynchronize();
 
@@ -775,11 +775,13 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
                                cudaStream_t stream) {
-  // Programmatic dependent launch: the kernel's blocks may start while the kernel before it in
-  // the stream still runs, and wait for it (cudaGridDependencySynchronize) once set up.
+  // Small batches (split K or shared rows): programmatic dependent launch, so the kernel's blocks
+  // start while the split of x still runs and wait for it (cudaGridDependencySynchronize) once
+  // set up. At larger m the split takes long enough for the early blocks to cost more than the
+  // launch saves (docs/perf-notes.md); there the launch waits for it as usual.
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
+  overlap.val.programmaticStreamSerializationAllowed = p.slices > 1 || wgmma_shares_rows(p.m);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(ctas));
   config.blockDim = dim3(kThreads);

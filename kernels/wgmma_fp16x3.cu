@@ -171,7 +171,6 @@ struct RingPosition {
   }
 };
 
-
 // Fills the slot at `at` (once the consumers have released it) with `blocks` k blocks, from kb on,
 // of a split operand's rows `row`, in boxes of kBoxRows rows, one after the other; then moves on.
 template <int kBoxRows>

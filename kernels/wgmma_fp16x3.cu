@@ -100,7 +100,7 @@ template <bool kSharedRows>
 constexpr int kXBlocksPerSlot = kSharedRows ? 2 : 1;
 template <bool kSharedRows>
 constexpr int kXBoxRows = kTileM / kXBlocksPerSlot<kSharedRows>;
-static_assert(kXBoxRows<true> == kTileM / kConsumerWarpgroups, "a shared-rows box is their rows");
+static_assert(kXBoxRows<true> == kRowsPerConsumer, "a shared-rows box is their rows");
 
 struct SharedStorage {
   SplitTiles slots[kSlots];
@@ -380,9 +380,11 @@ struct BlockSlots {
 // A consumer warpgroup's walk through the shared-memory ring, in the producer's order (an x slot
 // of up to kXBlocks k blocks, then their W slots), and which k block the wgmma groups still in
 // flight read.
-template <int kSteps, int kXBlocks>
+template <bool kSharedRows>
 struct ConsumerRing {
-  static constexpr int kXRows = kTileM / kXBlocks;  // rows of one k block of x in its slot
+  static constexpr int kSteps = kSharedRows ? kSharedRowSteps : kBlockSteps;  // k16 steps a block
+  static constexpr int kXBlocks = kXBlocksPerSlot<kSharedRows>;
+  static constexpr int kXRows = kXBoxRows<kSharedRows>;  // rows of one k block of x in its slot
   RingPosition at;
   uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
   int x_slot = BlockSlots::kNone;  // the x slot of the unit's current k blocks
@@ -554,7 +556,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
   for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
   const int row_offset = kSharedRows ? 0 : consumer * kRowsPerConsumer;
-  ConsumerRing<kSharedRows ? kSharedRowSteps : kBlockSteps, kXBlocksPerSlot<kSharedRows>> ring;
+  ConsumerRing<kSharedRows> ring;
   if (kSharedRows) ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
   bool finished_tile = false;
   TileCoords finished{};

@@ -26,15 +26,16 @@
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.3d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
-//     shared-memory ring of kWgmmaRingSlots 32 KiB slots, x's pair in one and W's in the next,
-//     each guarded by full/empty mbarriers. (With shared rows x's tiles are [64 x 64] and one
-//     x slot holds two k blocks: see kXBlocksPerSlot.)
+//     shared-memory ring of kWgmmaRingUnits 16 KiB units, in slots of x's pair and W's pair,
+//     each guarded by full/empty mbarriers (with shared rows x's tiles are [64 x 64], and the
+//     slots are smaller: see RingLayout).
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
 //     both operands from shared memory (K-major), as two wgmma groups. One k block's groups stay
-//     in flight while the next block's are issued; a k block's slots are released as soon as
-//     the groups that read them have completed. Inside a tile, promotions do not drain the
+//     in flight while the next block's are issued; a k block's slots are released once the
+//     groups that read them have completed (with shared rows without waiting for the next
+//     block: see ConsumerRing). Inside a tile, promotions do not drain the
 //     tensor cores: the main sums are promoted while the chunk's last corrections run, the
 //     corrections while the next chunk's first main products run (see consume for what this
 //     asks of the loop structure); only the tile's last corrections wait for the pipe to empty.
@@ -72,7 +73,7 @@ namespace {
 constexpr int kTileM = kWgmmaTileM;
 constexpr int kTileN = kWgmmaTileN;
 constexpr int kBlockK = kWgmmaBlockK;
-constexpr int kSlots = kWgmmaRingSlots;
+constexpr int kUnits = kWgmmaRingUnits;
 [[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
 [[maybe_unused]] constexpr int kCorrectionChunks = kWgmmaCorrectionPromoteChunks;
 constexpr int kConsumerWarpgroups = 2;
@@ -85,27 +86,34 @@ static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
               "promotion happens at k-block boundaries");
 
-// One ring slot: a k block of one split operand, x's rows or W's.
-struct alignas(1024) SplitTiles {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
-  __half hi[kTileM * kBlockK];
-  __half lo[kTileM * kBlockK];
+// The ring's storage: 16 KiB units, each a 128-row k block of one plane (hi or lo) of a split
+// operand.
+struct alignas(1024) Unit {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
+  __half data[kTileM * kBlockK];
 };
-[[maybe_unused]] constexpr uint32_t kSlotBytes = sizeof(SplitTiles);
+static_assert(sizeof(Unit) == 16 * 1024, "kWgmmaRingUnits counts 16 KiB units");
 
-// k blocks of x per x slot. With shared rows only the tile's upper 64 rows of x are real: a k
-// block of them fills half a slot, so one slot holds two (the second in rows 64..127) and W gets
-// more of the ring, two slots in three instead of one in two. TMA then loads 64-row boxes of x
-// (kXBoxRows): a 128-row box would spend the TMA unit's time and the slot on zero rows.
+// How a kernel divides the ring into slots, each guarded by its own full/empty mbarriers, and a
+// k block into slots, in ring order: x's, then W's.
+// - m > 64: a slot is two units, hi and lo of one operand: two slots a k block, seven of them.
+// - Shared rows (m <= 64): a slot is one unit, and a k block takes three: x's 64 rows of hi and
+//   lo (TMA loads 64-row boxes, kXBoxRows: a 128-row box would spend the TMA unit's time and the
+//   ring on zero rows), W hi, W lo; fourteen of them. Smaller slots go back to the producer
+//   sooner (see ConsumerRing).
 template <bool kSharedRows>
-constexpr int kXBlocksPerSlot = kSharedRows ? 2 : 1;
-template <bool kSharedRows>
-constexpr int kXBoxRows = kTileM / kXBlocksPerSlot<kSharedRows>;
-static_assert(kXBoxRows<true> == kRowsPerConsumer, "a shared-rows box is their rows");
+struct RingLayout {
+  static constexpr int kXBoxRows = kSharedRows ? kRowsPerConsumer : kTileM;
+  static constexpr int kWPlanesPerSlot = kSharedRows ? 1 : 2;
+  static constexpr int kUnitsPerSlot = kWPlanesPerSlot;
+  static constexpr int kSlots = kUnits / kUnitsPerSlot;
+  static constexpr int kSlotsPerBlock = 1 + 2 / kWPlanesPerSlot;
+  static_assert(kXBoxRows * 2 == kTileM * kUnitsPerSlot, "x's hi and lo fill one slot");
+};
 
 struct SharedStorage {
-  SplitTiles slots[kSlots];
-  uint64_t full[kSlots];   // TMA bytes landed
-  uint64_t empty[kSlots];  // consumers done reading
+  Unit units[kUnits];
+  uint64_t full[kUnits];   // TMA bytes landed (the first RingLayout::kSlots of them in use)
+  uint64_t empty[kUnits];  // consumers done reading
   int last_arrival;        // this CTA was the last of its tile's to finish (combine_parts)
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
@@ -158,49 +166,62 @@ struct TileWalk {
   }
 };
 
-// A place in the ring: the slot, and the parity of the pass over the ring (the mbarrier phase).
+// A place in a ring of kRingSlots slots: the slot, and the parity of the pass over the ring (the
+// mbarrier phase).
+template <int kRingSlots>
 struct RingPosition {
   int slot = 0;
   uint32_t phase = 0;
 
   __device__ __forceinline__ void advance() {
-    if (++slot == kSlots) {
+    if (++slot == kRingSlots) {
       slot = 0;
       phase ^= 1;
     }
   }
 };
 
-// Fills the slot at `at` (once the consumers have released it) with `blocks` k blocks, from kb on,
-// of a split operand's rows `row`, in boxes of kBoxRows rows, one after the other; then moves on.
-template <int kBoxRows>
-__device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition& at,
-                                          const CUtensorMap* map, int kb, int blocks, int row) {
+// A slot's first unit.
+template <bool kSharedRows>
+__device__ __forceinline__ __half* slot_data(SharedStorage& s, int slot) {
+  return s.units[slot * RingLayout<kSharedRows>::kUnitsPerSlot].data;
+}
+
+// Fills the slot at `at` (once the consumers have released it) with k block kb of kPlanes planes of
+// a split operand (0: hi, 1: lo) from `first_plane` on, rows from `row`, one box of kBoxRows rows
+// after the other; then moves on.
+template <bool kSharedRows, int kBoxRows, int kPlanes>
+__device__ __forceinline__ void load_slot(SharedStorage& s,
+                                          RingPosition<RingLayout<kSharedRows>::kSlots>& at,
+                                          const CUtensorMap* map, int kb, int row,
+                                          int first_plane) {
   constexpr uint32_t kBoxBytes = kBoxRows * kBlockK * sizeof(__half);
+  static_assert(kBoxBytes * kPlanes == sizeof(Unit) * RingLayout<kSharedRows>::kUnitsPerSlot,
+                "the boxes fill the slot");
   mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
   uint64_t* full = &s.full[at.slot];
-  mbarrier_arrive_expect_tx(full, 2 * kBoxBytes * blocks);
-  SplitTiles& slot = s.slots[at.slot];
-  for (int b = 0; b < blocks; ++b) {
-    tma_load_tile(slot.hi + b * kBoxRows * kBlockK, map, full, (kb + b) * kBlockK, row, 0);
-    tma_load_tile(slot.lo + b * kBoxRows * kBlockK, map, full, (kb + b) * kBlockK, row, 1);
-  }
+  mbarrier_arrive_expect_tx(full, kBoxBytes * kPlanes);
+  __half* slot = slot_data<kSharedRows>(s, at.slot);
+#pragma unroll
+  for (int plane = 0; plane < kPlanes; ++plane)
+    tma_load_tile(slot + plane * kBoxRows * kBlockK, map, full, kb * kBlockK, row,
+                  first_plane + plane);
   at.advance();
 }
 
-// The ring's order, which the consumers follow: per unit, an x slot of up to kXBlocksPerSlot k
-// blocks, then a W slot for each of them.
+// The ring's order, which the consumers follow: per k block, x's slot, then W's slots.
 template <bool kSharedRows>
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         const TileWalk& walk) {
-  constexpr int kXBlocks = kXBlocksPerSlot<kSharedRows>;
-  RingPosition at;
+  using Layout = RingLayout<kSharedRows>;
+  constexpr int kWPlanes = Layout::kWPlanesPerSlot;
+  RingPosition<Layout::kSlots> at;
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
-    for (int kb = u.block_begin; kb < u.block_end; kb += kXBlocks) {
-      const int blocks = min(kXBlocks, u.block_end - kb);
-      load_slot<kXBoxRows<kSharedRows>>(s, at, x_map, kb, blocks, u.at.m0);
-      for (int b = 0; b < blocks; ++b) load_slot<kTileN>(s, at, w_map, kb + b, 1, u.at.n0);
+    for (int kb = u.block_begin; kb < u.block_end; ++kb) {
+      load_slot<kSharedRows, Layout::kXBoxRows, 2>(s, at, x_map, kb, u.at.m0, 0);
+      for (int plane = 0; plane < 2; plane += kWPlanes)
+        load_slot<kSharedRows, kTileN, kWPlanes>(s, at, w_map, kb, u.at.n0, plane);
     }
   }
 }
@@ -370,94 +391,99 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
   for (int i = 0; i < 64; ++i) sum[i] += acc.correction(i);
 }
 
-// The slots a k block hands back once its groups have completed: its W slot, and its x slot
-// when it is the last k block that slot holds.
-struct BlockSlots {
-  static constexpr int kNone = -1;
-  int x = kNone, w = kNone;
-};
-
-// A consumer warpgroup's walk through the shared-memory ring, in the producer's order (an x slot
-// of up to kXBlocks k blocks, then their W slots), and which k block the wgmma groups still in
-// flight read.
+// A consumer warpgroup's walk through the shared-memory ring, in the producer's order
+// (RingLayout::kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each noted by the
+// ring index of its first slot (kNone: none).
+//
+// When a block's slots go back differs with the bound. At m > 64 the tensor cores bound the
+// kernel: a block's groups stay queued behind the next block's, and its slots go back once the
+// next block is issued and its own groups are done. With shared rows (m <= 64) W's stream bounds
+// it, and the stream runs as fast as the bytes in flight allow: a block's slots go back as soon
+// as its groups are done, so that no slot holding finished work waits for the next block's data
+// (docs/perf-notes.md measures both).
 template <bool kSharedRows>
 struct ConsumerRing {
   static constexpr int kSteps = kSharedRows ? kSharedRowSteps : kBlockSteps;  // k16 steps a block
-  static constexpr int kXBlocks = kXBlocksPerSlot<kSharedRows>;
-  static constexpr int kXRows = kXBoxRows<kSharedRows>;  // rows of one k block of x in its slot
-  RingPosition at;
+  using Layout = RingLayout<kSharedRows>;
+  static constexpr int kBlockSlots = Layout::kSlotsPerBlock;
+  static constexpr int kNone = -1;
+  RingPosition<Layout::kSlots> at;
   uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
-  int x_slot = BlockSlots::kNone;  // the x slot of the unit's current k blocks
-  int x_block = 0;                 // which of its k blocks comes next
-  int unit_blocks = 0;             // k blocks of the unit not yet waited for
-  BlockSlots held;    // the slots of the last k block whose groups may still be in flight
-  BlockSlots issued;  // the slots of the k block just waited for by wait_block
+  int held = kNone;    // the last k block whose groups may still be in flight
+  int issued = kNone;  // the k block just waited for by wait_block
 
-  __device__ __forceinline__ void start_unit(int blocks) {
-    unit_blocks = blocks;
-    x_block = 0;
-  }
-
-  __device__ __forceinline__ const SplitTiles& wait_slot(SharedStorage& s) {
+  __device__ __forceinline__ const __half* wait_slot(SharedStorage& s) {
     const int slot = at.slot;
     mbarrier_wait(&s.full[slot], at.phase);
     at.advance();
-    return s.slots[slot];
+    return slot_data<kSharedRows>(s, slot);
   }
 
-  // Waits for the unit's next k block (its x slot first, when the block is that slot's first) and
-  // notes its slots in `issued`.
+  // Waits for the next k block's slots and notes them in `issued`.
   __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
-    if (x_block == 0) {
-      x_slot = at.slot;
-      wait_slot(s);
-    }
-    const SplitTiles& x = s.slots[x_slot];
-    const int x_row = x_block * kXRows + row_offset;
-    const int w_slot = at.slot;
-    const SplitTiles& w = wait_slot(s);
-    --unit_blocks;
-    const bool last_of_x_slot = ++x_block == kXBlocks || unit_blocks == 0;
-    if (last_of_x_slot) x_block = 0;
-    issued = {last_of_x_slot ? x_slot : BlockSlots::kNone, w_slot};
-    return {smem_descriptor(x.hi + x_row * kBlockK) + first_step,
-            smem_descriptor(x.lo + x_row * kBlockK) + first_step,
-            smem_descriptor(w.hi) + first_step, smem_descriptor(w.lo) + first_step};
+    issued = at.slot;
+    const __half* data[kBlockSlots];
+#pragma unroll
+    for (int i = 0; i < kBlockSlots; ++i) data[i] = wait_slot(s);
+    // each slot holds its planes one after the other, hi first
+    const __half* w_lo = Layout::kWPlanesPerSlot == 2 ? data[1] + kTileN * kBlockK : data[2];
+    const int x_row = row_offset * kBlockK;
+    return {smem_descriptor(data[0] + x_row) + first_step,
+            smem_descriptor(data[0] + Layout::kXBoxRows * kBlockK + x_row) + first_step,
+            smem_descriptor(data[1]) + first_step, smem_descriptor(w_lo) + first_step};
   }
 
-  // Hands a k block's slots back to the producer.
-  __device__ __forceinline__ void release(SharedStorage& s, const BlockSlots& slots) {
+  // Hands the slots of the k block whose first slot is `first` back to the producer.
+  __device__ __forceinline__ void release(SharedStorage& s, int first) {
     __syncwarp();
-    if (threadIdx.x % 32 == 0) {
-      if (slots.x != BlockSlots::kNone) mbarrier_arrive(&s.empty[slots.x]);
-      if (slots.w != BlockSlots::kNone) mbarrier_arrive(&s.empty[slots.w]);
+    if (threadIdx.x % 32 == 0 && first != kNone) {
+#pragma unroll
+      for (int i = 0; i < kBlockSlots; ++i)
+        mbarrier_arrive(&s.empty[(first + i) % Layout::kSlots]);
     }
   }
 
-  // Waits for the next k block and issues both of its groups (not waited for).
+  // Waits for the next k block and issues both of its groups (not waited for); `reset_corrections`
+  // starts the corrections afresh.
   __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
-                                              bool reset) {
+                                              bool reset_main, bool reset_corrections) {
     const BlockOperands b = wait_block(s, row_offset);
-    issue_main<kSteps>(acc, b, reset);
-    issue_corrections<kSteps>(acc, b, reset);
+    issue_main<kSteps>(acc, b, reset_main);
+    issue_corrections<kSteps>(acc, b, reset_corrections);
   }
 
-  // Once the groups before the ones just issued by issue_block have completed, hands their slots
-  // back to the producer.
+  // Hands back the slots of the blocks whose groups have completed (see the struct's comment):
+  // with shared rows the block just issued, otherwise the one before it.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
-    wgmma_wait<2>();
-    release(s, held);
-    held = issued;
+    if constexpr (kSharedRows) {
+      wgmma_wait<0>();
+      release(s, held);
+      release(s, issued);
+      held = kNone;
+    } else {
+      wgmma_wait<2>();
+      release(s, held);
+      held = issued;
+    }
   }
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
-  // tile, without draining: the main sums are promoted as soon as their group is done, while the
-  // chunk's last corrections still run (and before the wait for the next k block's data); then,
-  // when `corrections_due`, the corrections once they are done, while the new chunk's main
-  // products run, and the new chunk starts them afresh.
+  // tile. At m > 64 without draining: the main sums are promoted as soon as their group is done,
+  // while the chunk's last corrections still run (and before the wait for the next k block's
+  // data); then, when `corrections_due`, the corrections once they are done, while the new
+  // chunk's main products run, and the new chunk starts them afresh. With shared rows every group
+  // is done already.
   __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
                                              float (&sum)[64], int row_offset,
                                              bool corrections_due) {
+    if constexpr (kSharedRows) {
+      wgmma_wait<0>();  // done already; ptxas needs to see it, or it serializes every wgmma
+      promote_main(sum, acc);
+      if (corrections_due) promote_corrections(sum, acc);
+      issue_block(s, acc, row_offset, true, corrections_due);
+      release_previous(s);
+      return;
+    }
     wgmma_wait<1>();
     promote_main(sum, acc);
     const BlockOperands b = wait_block(s, row_offset);
@@ -477,7 +503,7 @@ struct ConsumerRing {
     promote_main(sum, acc);
     wgmma_wait<0>();
     release(s, held);
-    held = {};
+    held = kNone;
     promote_corrections(sum, acc);
   }
 };
@@ -564,7 +590,6 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     const WorkUnit unit = walk.unit(index);
     const TileCoords t = unit.at;
     const int k_blocks = unit.blocks();
-    ring.start_unit(k_blocks);
     const int first_chunk_blocks =
         k_blocks <= kFirstChunkBlocks
             ? k_blocks
@@ -580,7 +605,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
     for (int kb = 0; kb < kFirstChunkBlocks + kPromoteBlocks - 1; ++kb) {
       const bool has_block = kb < first_chunk_blocks;
-      if (has_block) ring.issue_block(s, acc, row_offset, kb == 0);
+      if (has_block) ring.issue_block(s, acc, row_offset, kb == 0, kb == 0);
       if (kb < kFirstChunkBlocks && finished_tile) {
         EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
@@ -602,7 +627,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
            chunk += kPromoteBlocks, ++index) {
 #pragma unroll
         for (int kb = 1; kb < kPromoteBlocks; ++kb) {
-          ring.issue_block(s, acc, row_offset, false);
+          ring.issue_block(s, acc, row_offset, false, false);
           ring.release_previous(s);
         }
         if (chunk + kPromoteBlocks == k_blocks) {
@@ -662,7 +687,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
-    for (int i = 0; i < kSlots; ++i) {
+    for (int i = 0; i < kUnits; ++i) {
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }
@@ -737,6 +762,10 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
+int wgmma_ring_slots(int64_t m) {
+  return wgmma_shares_rows(m) ? RingLayout<true>::kSlots : RingLayout<false>::kSlots;
+}
+
 bool wgmma_shares_rows(int64_t m) { return m <= kRowsPerConsumer; }
 
 WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices) {
@@ -769,7 +798,8 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
     MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kSharedBytes)));
   const int64_t stride = wgmma_split_row_stride(p.k);
-  const int x_box_rows = wgmma_shares_rows(p.m) ? kXBoxRows<true> : kXBoxRows<false>;
+  const int x_box_rows =
+      wgmma_shares_rows(p.m) ? RingLayout<true>::kXBoxRows : RingLayout<false>::kXBoxRows;
   return {split_operand_map(p.x_split, p.m, p.k, stride, x_box_rows),
           split_operand_map(p.w_split, p.n, p.k, stride, kTileN)};
 }

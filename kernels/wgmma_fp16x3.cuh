@@ -15,10 +15,11 @@ namespace mish {
 constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
-// Slots of the shared-memory ring, 32 KiB each: a k block takes two, its x hi/lo and its W hi/lo,
-// so seven hold three and a half k blocks and the producer runs one and a half blocks ahead. With
-// shared rows (m <= 64) an x slot holds two k blocks' 64 rows, so seven hold four and two thirds.
-constexpr int kWgmmaRingSlots = 7;
+// The shared-memory ring, in 16 KiB units: a k block takes four, its x hi, x lo, W hi and W lo,
+// so fourteen hold three and a half k blocks and the producer runs one and a half blocks ahead.
+// With shared rows (m <= 64) x's 64 rows of hi and lo share one unit, so a k block takes three
+// and fourteen hold four and two thirds.
+constexpr int kWgmmaRingUnits = 14;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
@@ -97,5 +98,9 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& operands, const WgmmaTe
 
 // Bytes of dynamic shared memory the main kernel takes per block.
 size_t wgmma_layer_shared_bytes();
+
+// Slots (each with its own full/empty barriers) the kernel cuts its ring into for m rows of x:
+// two units a slot, or one with shared rows.
+int wgmma_ring_slots(int64_t m);
 
 }  // namespace mish

@@ -112,7 +112,8 @@ class WgmmaBackend final : public Backend {
   nlohmann::json describe() const override {
     return {{"scheme", "fp16x3: per-row power-of-two scales, x.w ~ xh.wh + xh.wl + xl.wh"},
             {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
-            {"ring_slots", kWgmmaRingSlots},
+            {"ring_slots", wgmma_ring_slots(problem_.m)},
+            {"ring_units", kWgmmaRingUnits},
             {"accumulators", "xh.wh in fp32, xh.wl + xl.wh in fp16"},
             {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,
                                       kWgmmaRowTopExponent + 1)},

@@ -392,8 +392,8 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
 }
 
 // A consumer warpgroup's walk through the shared-memory ring, in the producer's order
-// (RingLayout::kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each noted by the
-// ring index of its first slot (kNone: none).
+// (RingLayout::kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each
+// noted by the ring index of its first slot (kNone: none).
 //
 // When a block's slots go back differs with the bound. At m > 64 the tensor cores bound the
 // kernel: a block's groups stay queued behind the next block's, and its slots go back once the
@@ -443,8 +443,8 @@ struct ConsumerRing {
     }
   }
 
-  // Waits for the next k block and issues both of its groups (not waited for); `reset_corrections`
-  // starts the corrections afresh.
+  // Waits for the next k block and issues both of its groups (not waited for); `reset_main` and
+  // `reset_corrections`: that group's first product overwrites its accumulators.
   __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
                                               bool reset_main, bool reset_corrections) {
     const BlockOperands b = wait_block(s, row_offset);

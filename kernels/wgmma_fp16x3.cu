@@ -103,10 +103,9 @@ static_assert(sizeof(Unit) == 16 * 1024, "kWgmmaRingUnits counts 16 KiB units");
 template <bool kSharedRows>
 struct RingLayout {
   static constexpr int kXBoxRows = kSharedRows ? kRowsPerConsumer : kTileM;
-  static constexpr int kWPlanesPerSlot = kSharedRows ? 1 : 2;
-  static constexpr int kUnitsPerSlot = kWPlanesPerSlot;
+  static constexpr int kUnitsPerSlot = kSharedRows ? 1 : 2;  // also W's planes per slot
   static constexpr int kSlots = kUnits / kUnitsPerSlot;
-  static constexpr int kSlotsPerBlock = 1 + 2 / kWPlanesPerSlot;
+  static constexpr int kSlotsPerBlock = 1 + 2 / kUnitsPerSlot;
   static_assert(kXBoxRows * 2 == kTileM * kUnitsPerSlot, "x's hi and lo fill one slot");
 };
 
@@ -214,7 +213,7 @@ template <bool kSharedRows>
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         const TileWalk& walk) {
   using Layout = RingLayout<kSharedRows>;
-  constexpr int kWPlanes = Layout::kWPlanesPerSlot;
+  constexpr int kWPlanes = Layout::kUnitsPerSlot;
   RingPosition<Layout::kSlots> at;
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
@@ -426,7 +425,7 @@ struct ConsumerRing {
 #pragma unroll
     for (int i = 0; i < kBlockSlots; ++i) data[i] = wait_slot(s);
     // each slot holds its planes one after the other, hi first
-    const __half* w_lo = Layout::kWPlanesPerSlot == 2 ? data[1] + kTileN * kBlockK : data[2];
+    const __half* w_lo = Layout::kUnitsPerSlot == 2 ? data[1] + kTileN * kBlockK : data[2];
     const int x_row = row_offset * kBlockK;
     return {smem_descriptor(data[0] + x_row) + first_step,
             smem_descriptor(data[0] + Layout::kXBoxRows * kBlockK + x_row) + first_step,

@@ -107,6 +107,7 @@ struct RingLayout {
   static constexpr int kSlots = kUnits / kUnitsPerSlot;
   static constexpr int kSlotsPerBlock = 1 + 2 / kUnitsPerSlot;
   static_assert(kXBoxRows * 2 == kTileM * kUnitsPerSlot, "x's hi and lo fill one slot");
+  static_assert(kSlotsPerBlock < kSlots, "the producer can run ahead of the k block in use");
 };
 
 struct SharedStorage {

@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cp_async.cuh"
 #include "cuda/cuda_check.cuh"
 #include "grid_stride.cuh"
 #include "mish.cuh"
@@ -190,35 +191,6 @@ __global__ void probe_splitk_arch() {
 }
 
 #if defined(MISH_SPLITK_DEVICE_CODE)
-
-__device__ __forceinline__ uint32_t shared_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// Copies kBytes (4 or 16) from global to shared memory without the registers; an invalid source
-// is not read and the destination is zero-filled.
-template <int kBytes>
-__device__ __forceinline__ void copy_async(void* dst, const float* src, bool valid) {
-  static_assert(kBytes == 4 || kBytes == 16, "cp.async sizes used here");
-  if constexpr (kBytes == 16) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)),
-                 "l"(src), "r"(valid ? 16 : 0)
-                 : "memory");
-  } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)),
-                 "l"(src), "r"(valid ? 4 : 0)
-                 : "memory");
-  }
-}
-
-__device__ __forceinline__ void copy_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-template <int kPending>
-__device__ __forceinline__ void copy_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
 
 // Starts copying chunk `chunk` of the CTA's x rows into staged slot `slot` (zeros past m, past k
 // and for chunk >= chunk_end), as one cp.async group.

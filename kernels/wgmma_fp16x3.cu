@@ -26,19 +26,19 @@
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.3d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
-//     shared-memory ring of kWgmmaRingUnits 16 KiB units, in slots of x's pair and W's pair,
-//     each guarded by full/empty mbarriers (with shared rows x's tiles are [64 x 64], and the
-//     slots are smaller: see RingLayout).
+//     shared-memory ring of kWgmmaRingSlots 32 KiB slots, x's pair and W's pair, each guarded
+//     by full/empty mbarriers (with shared rows W's pair only: see below).
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
-//     both operands from shared memory (K-major), as two wgmma groups. One k block's groups stay
-//     in flight while the next block's are issued; a k block's slots are released once the
-//     groups that read them have completed (with shared rows without waiting for the next
-//     block: see ConsumerRing). Inside a tile, promotions do not drain the
-//     tensor cores: the main sums are promoted while the chunk's last corrections run, the
-//     corrections while the next chunk's first main products run (see consume for what this
-//     asks of the loop structure); only the tile's last corrections wait for the pipe to empty.
+//     both operands from shared memory (K-major; with shared rows x from registers), as two
+//     wgmma groups. One k block's groups stay in flight while the next block's are issued; a
+//     k block's slots are released once the groups that read them have completed (with shared
+//     rows without waiting for the next block: see ConsumerRing). Inside a tile, promotions do
+//     not drain the tensor cores: the main sums are promoted while the chunk's last
+//     corrections run, the corrections while the next chunk's first main products run (see
+//     consume for what this asks of the loop structure); only the tile's last corrections wait
+//     for the pipe to empty.
 // Epilogue in the same kernel, from registers: promoted sums * 2^-ex[row] * 2^-ew[col] + b[col],
 // Mish twice (the one-exp form of mish.cuh), 8-byte stores. No intermediate y in global memory.
 // It runs a few column groups at a time between the wgmma groups of the next tile's first chunk,
@@ -47,20 +47,30 @@
 // Small batches. When the tiles are fewer than the SMs (m <= 128 at n = 8192: 64 tiles), the plan
 // (WgmmaPlan) cuts K into slices so that every SM gets a (tile, slice) unit; and at m <= 64 the
 // tile's lower 64 rows would be zeros, so both consumers take its upper 64 rows instead, each half
-// of every k block's k16 steps (kSharedRows: no tensor-core work on zero rows). Either way a
-// tile's sums come in parts, which every CTA publishes to a workspace; the last CTA of the tile
+// of every k block's k16 steps (kSharedRows: no tensor-core work on zero rows). There the
+// layer is bound by streaming W, so the ring carries W alone, one slot a k block, and wgmma takes
+// x from registers: each consumer thread copies its own A fragments of x (16 KiB a k block for
+// the CTA, 2 MiB in all at m = 64, so L2-resident) two k blocks ahead into a stage in the ring's
+// last slot, from a split of x whose columns come in fragment order, and reads them into
+// registers just before the block's wgmma (XFragmentStream); and the producer starts streaming W
+// while the split of x still runs (programmatic dependent launch). Either way a tile's sums come
+// in parts, which every CTA publishes to a workspace; the last CTA of the tile
 // to finish (an integer arrival counter) adds them in a fixed order and runs the epilogue, so the
 // output is bit-identical from run to run (combine_parts).
 //
 // Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
-// tensor maps know the true extents), and the epilogue stores only the rows and columns inside y.
+// tensor maps know the true extents), or with shared rows read as zeros (rows of x past m) or
+// come as zeros from the split (its rows are zero-filled to whole k blocks); the epilogue stores
+// only the rows and columns inside y.
 #include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
+#include "cp_async.cuh"
 #include "cuda/cuda_check.cuh"
 #include "hopper_ptx.cuh"
 #include "mish.cuh"
@@ -73,7 +83,7 @@ namespace {
 constexpr int kTileM = kWgmmaTileM;
 constexpr int kTileN = kWgmmaTileN;
 constexpr int kBlockK = kWgmmaBlockK;
-constexpr int kUnits = kWgmmaRingUnits;
+constexpr int kSlots = kWgmmaRingSlots;
 [[maybe_unused]] constexpr int kPromoteBlocks = kWgmmaPromoteK / kBlockK;
 [[maybe_unused]] constexpr int kCorrectionChunks = kWgmmaCorrectionPromoteChunks;
 constexpr int kConsumerWarpgroups = 2;
@@ -86,34 +96,24 @@ static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
               "promotion happens at k-block boundaries");
 
-// The ring's storage: 16 KiB units, each a 128-row k block of one plane (hi or lo) of a split
-// operand.
-struct alignas(1024) Unit {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
-  __half data[kTileM * kBlockK];
+// One ring slot: a 128-row k block of a split operand, its hi plane, then its lo plane.
+struct alignas(1024) Slot {  // 1024: the 128-byte swizzle pattern repeats every 8 rows
+  __half planes[2][kTileM * kBlockK];
 };
-static_assert(sizeof(Unit) == 16 * 1024, "kWgmmaRingUnits counts 16 KiB units");
+static_assert(sizeof(Slot) == 32 * 1024, "kWgmmaRingSlots counts 32 KiB slots");
 
-// How a kernel divides the ring into slots, each guarded by its own full/empty mbarriers, and a
-// k block into slots, in ring order: x's, then W's.
-// - m > 64: a slot is two units, hi and lo of one operand: two slots a k block, seven of them.
-// - Shared rows (m <= 64): a slot is one unit, and a k block takes three: x's 64 rows of hi and
-//   lo (TMA loads 64-row boxes, kXBoxRows: a 128-row box would spend the TMA unit's time and the
-//   ring on zero rows), W hi, W lo; fourteen of them. Smaller slots go back to the producer
-//   sooner (see ConsumerRing).
+// Slots a k block takes, in ring order: x's, then W's; with shared rows (m <= 64), where x's
+// fragments come from registers, W's alone. There the ring is one slot shorter: the last slot
+// stages x's fragments instead (XFragmentStream).
 template <bool kSharedRows>
-struct RingLayout {
-  static constexpr int kXBoxRows = kSharedRows ? kRowsPerConsumer : kTileM;
-  static constexpr int kUnitsPerSlot = kSharedRows ? 1 : 2;  // also W's planes per slot
-  static constexpr int kSlots = kUnits / kUnitsPerSlot;
-  static constexpr int kSlotsPerBlock = 1 + 2 / kUnitsPerSlot;
-  static_assert(kXBoxRows * 2 == kTileM * kUnitsPerSlot, "x's hi and lo fill one slot");
-  static_assert(kSlotsPerBlock < kSlots, "the producer can run ahead of the k block in use");
-};
+constexpr int kSlotsPerBlock = kSharedRows ? 1 : 2;
+template <bool kSharedRows>
+constexpr int kRingSlots = kSharedRows ? kSlots - 1 : kSlots;
 
 struct SharedStorage {
-  Unit units[kUnits];
-  uint64_t full[kUnits];   // TMA bytes landed (the first RingLayout::kSlots of them in use)
-  uint64_t empty[kUnits];  // consumers done reading
+  Slot slots[kSlots];
+  uint64_t full[kSlots];   // TMA bytes landed
+  uint64_t empty[kSlots];  // consumers done reading
   int last_arrival;        // this CTA was the last of its tile's to finish (combine_parts)
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
@@ -166,62 +166,47 @@ struct TileWalk {
   }
 };
 
-// A place in a ring of kRingSlots slots: the slot, and the parity of the pass over the ring (the
+// A place in a ring of kRing slots: the slot, and the parity of the pass over the ring (the
 // mbarrier phase).
-template <int kRingSlots>
+template <int kRing>
 struct RingPosition {
   int slot = 0;
   uint32_t phase = 0;
 
   __device__ __forceinline__ void advance() {
-    if (++slot == kRingSlots) {
+    if (++slot == kRing) {
       slot = 0;
       phase ^= 1;
     }
   }
 };
 
-// A slot's first unit.
-template <bool kSharedRows>
-__device__ __forceinline__ __half* slot_data(SharedStorage& s, int slot) {
-  return s.units[slot * RingLayout<kSharedRows>::kUnitsPerSlot].data;
-}
-
-// Fills the slot at `at` (once the consumers have released it) with k block kb of kPlanes planes of
-// a split operand (0: hi, 1: lo) from `first_plane` on, rows from `row`, one box of kBoxRows rows
-// after the other; then moves on.
-template <bool kSharedRows, int kBoxRows, int kPlanes>
-__device__ __forceinline__ void load_slot(SharedStorage& s,
-                                          RingPosition<RingLayout<kSharedRows>::kSlots>& at,
-                                          const CUtensorMap* map, int kb, int row,
-                                          int first_plane) {
-  constexpr uint32_t kBoxBytes = kBoxRows * kBlockK * sizeof(__half);
-  static_assert(kBoxBytes * kPlanes == sizeof(Unit) * RingLayout<kSharedRows>::kUnitsPerSlot,
-                "the boxes fill the slot");
+// Fills the slot at `at` (once the consumers have released it) with k block kb of both planes of
+// a split operand, rows from `row`; then moves on.
+template <int kRing>
+__device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition<kRing>& at,
+                                          const CUtensorMap* map, int kb, int row) {
+  constexpr uint32_t kPlaneBytes = sizeof(Slot::planes[0]);
   mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
   uint64_t* full = &s.full[at.slot];
-  mbarrier_arrive_expect_tx(full, kBoxBytes * kPlanes);
-  __half* slot = slot_data<kSharedRows>(s, at.slot);
+  mbarrier_arrive_expect_tx(full, 2 * kPlaneBytes);
 #pragma unroll
-  for (int plane = 0; plane < kPlanes; ++plane)
-    tma_load_tile(slot + plane * kBoxRows * kBlockK, map, full, kb * kBlockK, row,
-                  first_plane + plane);
+  for (int plane = 0; plane < 2; ++plane)
+    tma_load_tile(s.slots[at.slot].planes[plane], map, full, kb * kBlockK, row, plane);
   at.advance();
 }
 
-// The ring's order, which the consumers follow: per k block, x's slot, then W's slots.
+// The ring's order, which the consumers follow: per k block, x's slot (not with shared rows),
+// then W's.
 template <bool kSharedRows>
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         const TileWalk& walk) {
-  using Layout = RingLayout<kSharedRows>;
-  constexpr int kWPlanes = Layout::kUnitsPerSlot;
-  RingPosition<Layout::kSlots> at;
+  RingPosition<kRingSlots<kSharedRows>> at;
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
     for (int kb = u.block_begin; kb < u.block_end; ++kb) {
-      load_slot<kSharedRows, Layout::kXBoxRows, 2>(s, at, x_map, kb, u.at.m0, 0);
-      for (int plane = 0; plane < 2; plane += kWPlanes)
-        load_slot<kSharedRows, kTileN, kWPlanes>(s, at, w_map, kb, u.at.n0, plane);
+      if constexpr (!kSharedRows) load_slot(s, at, x_map, kb, u.at.m0);
+      load_slot(s, at, w_map, kb, u.at.n0);
     }
   }
 }
@@ -338,11 +323,6 @@ struct Accumulators {
   }
 };
 
-// The wgmma shared-memory descriptors of one k block's four tiles, for one consumer's 64 rows.
-struct BlockOperands {
-  uint64_t x_hi, x_lo, w_hi, w_lo;
-};
-
 // k16 steps of a k block, and how far one moves a shared-memory descriptor: 16 fp16 = 32 bytes, in
 // the descriptor's 16-byte units. With shared rows (m <= 64: a tile's upper 64 rows hold all of
 // y's) both consumers take those rows, each half of every k block's steps, and add their sums up
@@ -351,33 +331,162 @@ constexpr int kBlockSteps = kBlockK / 16;
 constexpr int kSharedRowSteps = kBlockSteps / kConsumerWarpgroups;
 constexpr uint64_t kStepDescriptorUnits = (16 * sizeof(__half)) >> 4;
 
+// x's operand of a consumer's k block. From the ring (m > 64): the descriptors of its hi and lo
+// tiles at the consumer's rows.
+struct SharedX {
+  uint64_t hi, lo;
+
+  __device__ __forceinline__ uint64_t hi_step(int k16) const {
+    return hi + k16 * kStepDescriptorUnits;
+  }
+  __device__ __forceinline__ uint64_t lo_step(int k16) const {
+    return lo + k16 * kStepDescriptorUnits;
+  }
+};
+
+// With shared rows: the wgmma A fragments of the consumer's k16 steps, in registers.
+using Fragment = uint32_t[4];
+struct RegisterX {
+  Fragment hi[kSharedRowSteps], lo[kSharedRowSteps];
+
+  __device__ __forceinline__ const Fragment& hi_step(int k16) const { return hi[k16]; }
+  __device__ __forceinline__ const Fragment& lo_step(int k16) const { return lo[k16]; }
+};
+
+// A consumer's operands of one k block: x's (SharedX or RegisterX), W's descriptors at the
+// consumer's first k16 step.
+template <class X>
+struct BlockOperands {
+  X x;
+  uint64_t w_hi, w_lo;
+};
+
 // Each k block is two wgmma groups: the main products xh*wh of the consumer's kSteps k16 steps
 // (all four, or its half of them when both consumers share the rows), then their corrections
-// xh*wl, xl*wh. The descriptors already point at the consumer's first step. `reset`: the group's
-// first product overwrites its accumulator set (scale-d = 0).
-template <int kSteps>
-__device__ __forceinline__ void issue_main(Accumulators& acc, const BlockOperands& b, bool reset) {
+// xh*wl, xl*wh. `reset`: the group's first product overwrites its accumulator set (scale-d = 0).
+template <int kSteps, class X>
+__device__ __forceinline__ void issue_main(Accumulators& acc, const BlockOperands<X>& b,
+                                           bool reset) {
   wgmma_fence();
 #pragma unroll
   for (int k16 = 0; k16 < kSteps; ++k16) {
     const uint64_t k_offset = k16 * kStepDescriptorUnits;
-    wgmma_m64n128k16(acc.main, b.x_hi + k_offset, b.w_hi + k_offset, !reset || k16 > 0);
+    wgmma_m64n128k16(acc.main, b.x.hi_step(k16), b.w_hi + k_offset, !reset || k16 > 0);
   }
   wgmma_commit();
 }
 
-template <int kSteps>
-__device__ __forceinline__ void issue_corrections(Accumulators& acc, const BlockOperands& b,
+template <int kSteps, class X>
+__device__ __forceinline__ void issue_corrections(Accumulators& acc, const BlockOperands<X>& b,
                                                   bool reset) {
   wgmma_fence();
 #pragma unroll
   for (int k16 = 0; k16 < kSteps; ++k16) {
     const uint64_t k_offset = k16 * kStepDescriptorUnits;
-    wgmma_m64n128k16_f16(acc.corrections, b.x_hi + k_offset, b.w_lo + k_offset, !reset || k16 > 0);
-    wgmma_m64n128k16_f16(acc.corrections, b.x_lo + k_offset, b.w_hi + k_offset, 1u);
+    wgmma_m64n128k16_f16(acc.corrections, b.x.hi_step(k16), b.w_lo + k_offset,
+                         !reset || k16 > 0);
+    wgmma_m64n128k16_f16(acc.corrections, b.x.lo_step(k16), b.w_hi + k_offset, 1u);
   }
   wgmma_commit();
 }
+
+// With shared rows, where x's fragments come from: the split of x in global memory (L2-resident:
+// 2 MiB at m = 64), whose columns are in fragment order (SplitColumns::wgmma_a_fragments, rows
+// zero-filled to whole k blocks), so a thread's fragments of its two k16 steps of a k block are
+// 16 bytes a row and plane. Each thread copies its own 64 bytes of a k block (cp.async) into a
+// stage of its own in the ring's last slot, kStages k blocks ahead (as soon as the block the
+// stage held is issued), in the producer's order of work units and k blocks, and reads them into
+// registers just before issuing the block.
+// Loading them from global memory straight into registers did not work out (docs/perf-notes.md):
+// one block ahead of their use, carried across loop iterations, the compiler's copies between
+// iterations wrote registers a running wgmma still read (which PTX forbids until its group
+// completes: wrong results); loaded after each block's wait, their latency showed in full
+// (0.148 ms at m = 64).
+class XFragmentStream {
+ public:
+  static constexpr int kStages = 2;
+  static constexpr int kParts = 4;  // hi row g, hi row g + 8, lo row g, lo row g + 8
+  static constexpr int kThreads = 128 * kConsumerWarpgroups;
+  static_assert(kStages * kParts * kThreads * sizeof(uint4) == sizeof(Slot),
+                "the stages fill one ring slot");
+
+  // This thread's rows (warp w % 4: 16w + lane / 4, and 8 more; those past m come as zeros) and
+  // columns (the consumer's half of each k block); starts copying the CTA's first k blocks.
+  __device__ __forceinline__ void start(SharedStorage& s, const WgmmaLayerOperands& p,
+                                        const TileWalk& walk, int consumer) {
+    const int lane = threadIdx.x % 32;
+    const int row = (threadIdx.x / 32 % 4) * 16 + lane / 4;
+    const int64_t column = consumer * kSharedRowSteps * 16 + 8 * (lane % 4);
+    const int m = static_cast<int>(p.m);
+    valid_[0] = row < m;
+    valid_[1] = row + 8 < m;
+    // rows past m point inside x (their copies write zeros and read nothing)
+    const int64_t first_row = valid_[0] ? row : 0;
+    hi_ = reinterpret_cast<const uint4*>(p.x_split + first_row * p.x_row_stride + column);
+    rows_apart_ = valid_[1] ? p.x_row_stride : 0;  // 8 rows, in uint4s of 8 fp16
+    planes_apart_ = p.m * p.x_row_stride / 8;
+    stages_ = reinterpret_cast<uint4*>(&s.slots[kSlots - 1]) + (threadIdx.x - 128);
+    index_ = blockIdx.x;
+    if (index_ < walk.units()) begin_unit(walk);
+#pragma unroll
+    for (int stage = 0; stage < kStages; ++stage) copy_next(walk, stage);
+  }
+
+  // The fragments of the k block to issue next (its copy waited for).
+  __device__ __forceinline__ RegisterX current() const {
+    copy_async_wait<kStages - 1>();
+    const uint4* from = stages_ + used_ % kStages * kParts * kThreads;
+    const uint4 hi0 = from[0], hi1 = from[kThreads], lo0 = from[2 * kThreads],
+                lo1 = from[3 * kThreads];
+    // Word w of a row's 16 bytes holds step w / 2's register pair of that row: halves
+    // (2t, 2t+1) for even w, (2t+8, 2t+9) for odd w (split_column); the fragment takes rows
+    // g, g + 8, g, g + 8.
+    static_assert(kSharedRowSteps == 2, "16 bytes a row hold two k16 steps");
+    return {{{hi0.x, hi1.x, hi0.y, hi1.y}, {hi0.z, hi1.z, hi0.w, hi1.w}},
+            {{lo0.x, lo1.x, lo0.y, lo1.y}, {lo0.z, lo1.z, lo0.w, lo1.w}}};
+  }
+
+  // Moves on to the next k block once the block of current() is issued (its wgmma waited for
+  // the registers read from the stage), and copies the block kStages ahead into that stage.
+  __device__ __forceinline__ void advance(const TileWalk& walk) {
+    copy_next(walk, used_ % kStages);
+    ++used_;
+  }
+
+ private:
+  __device__ __forceinline__ void begin_unit(const TileWalk& walk) {
+    const WorkUnit u = walk.unit(index_);
+    block_ = u.block_begin;
+    end_ = u.block_end;
+  }
+
+  // Copies the next k block to copy (if any is left) into `stage`, and commits a group either
+  // way, so that copy_async_wait counts blocks.
+  __device__ __forceinline__ void copy_next(const TileWalk& walk, int stage) {
+    if (index_ < walk.units()) {
+      const int64_t at = int64_t(block_) * (kBlockK / 8);
+      uint4* to = stages_ + stage * kParts * kThreads;
+      copy_async<16>(to, hi_ + at, valid_[0]);
+      copy_async<16>(to + kThreads, hi_ + rows_apart_ + at, valid_[1]);
+      copy_async<16>(to + 2 * kThreads, hi_ + planes_apart_ + at, valid_[0]);
+      copy_async<16>(to + 3 * kThreads, hi_ + planes_apart_ + rows_apart_ + at, valid_[1]);
+      if (++block_ == end_) {
+        index_ += gridDim.x;
+        if (index_ < walk.units()) begin_unit(walk);
+      }
+    }
+    copy_async_commit();
+  }
+
+  const uint4* hi_ = nullptr;  // the hi plane's first row of this thread, at its columns
+  int64_t rows_apart_ = 0, planes_apart_ = 0;
+  bool valid_[2] = {false, false};
+  uint4* stages_ = nullptr;  // this thread's first 16 bytes of the stages
+  int index_ = 0, block_ = 0, end_ = 0;  // the work unit and k block to copy next
+  int used_ = 0;                         // k blocks issued
+};
+
+struct NoXStream {};
 
 __device__ __forceinline__ void promote_main(float (&sum)[64], Accumulators& acc) {
   acc.pin_main();
@@ -392,45 +501,51 @@ __device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulato
 }
 
 // A consumer warpgroup's walk through the shared-memory ring, in the producer's order
-// (RingLayout::kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each
-// noted by the ring index of its first slot (kNone: none).
+// (kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each noted by the
+// ring index of its first slot (kNone: none). With shared rows it also reads x's fragments
+// (XFragmentStream).
 //
 // When a block's slots go back differs with the bound. At m > 64 the tensor cores bound the
 // kernel: a block's groups stay queued behind the next block's, and its slots go back once the
 // next block is issued and its own groups are done. With shared rows (m <= 64) W's stream bounds
-// it, and the stream runs as fast as the bytes in flight allow: a block's slots go back as soon
+// it, and the stream runs as fast as the bytes in flight allow: a block's slot goes back as soon
 // as its groups are done, so that no slot holding finished work waits for the next block's data
 // (docs/perf-notes.md measures both).
 template <bool kSharedRows>
 struct ConsumerRing {
   static constexpr int kSteps = kSharedRows ? kSharedRowSteps : kBlockSteps;  // k16 steps a block
-  using Layout = RingLayout<kSharedRows>;
-  static constexpr int kBlockSlots = Layout::kSlotsPerBlock;
+  static constexpr int kBlockSlots = kSlotsPerBlock<kSharedRows>;
   static constexpr int kNone = -1;
-  RingPosition<Layout::kSlots> at;
+  using X = std::conditional_t<kSharedRows, RegisterX, SharedX>;
+  RingPosition<kRingSlots<kSharedRows>> at;
   uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
   int held = kNone;    // the last k block whose groups may still be in flight
   int issued = kNone;  // the k block just waited for by wait_block
+  std::conditional_t<kSharedRows, XFragmentStream, NoXStream> x_stream;
 
-  __device__ __forceinline__ const __half* wait_slot(SharedStorage& s) {
+  __device__ __forceinline__ const Slot& wait_slot(SharedStorage& s) {
     const int slot = at.slot;
     mbarrier_wait(&s.full[slot], at.phase);
     at.advance();
-    return slot_data<kSharedRows>(s, slot);
+    return s.slots[slot];
   }
 
   // Waits for the next k block's slots and notes them in `issued`.
-  __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
+  __device__ __forceinline__ BlockOperands<X> wait_block(SharedStorage& s, const TileWalk& walk,
+                                                         int row_offset) {
     issued = at.slot;
-    const __half* data[kBlockSlots];
-#pragma unroll
-    for (int i = 0; i < kBlockSlots; ++i) data[i] = wait_slot(s);
-    // each slot holds its planes one after the other, hi first
-    const __half* w_lo = Layout::kUnitsPerSlot == 2 ? data[1] + kTileN * kBlockK : data[2];
-    const int x_row = row_offset * kBlockK;
-    return {smem_descriptor(data[0] + x_row) + first_step,
-            smem_descriptor(data[0] + Layout::kXBoxRows * kBlockK + x_row) + first_step,
-            smem_descriptor(data[1]) + first_step, smem_descriptor(w_lo) + first_step};
+    if constexpr (kSharedRows) {
+      const Slot& w = wait_slot(s);
+      return {x_stream.current(), smem_descriptor(w.planes[0]) + first_step,
+              smem_descriptor(w.planes[1]) + first_step};
+    } else {
+      const Slot& x = wait_slot(s);
+      const Slot& w = wait_slot(s);
+      const int x_row = row_offset * kBlockK;
+      return {{smem_descriptor(x.planes[0] + x_row), smem_descriptor(x.planes[1] + x_row)},
+              smem_descriptor(w.planes[0]),
+              smem_descriptor(w.planes[1])};
+    }
   }
 
   // Hands the slots of the k block whose first slot is `first` back to the producer.
@@ -439,17 +554,19 @@ struct ConsumerRing {
     if (threadIdx.x % 32 == 0 && first != kNone) {
 #pragma unroll
       for (int i = 0; i < kBlockSlots; ++i)
-        mbarrier_arrive(&s.empty[(first + i) % Layout::kSlots]);
+        mbarrier_arrive(&s.empty[(first + i) % kRingSlots<kSharedRows>]);
     }
   }
 
   // Waits for the next k block and issues both of its groups (not waited for); `reset_main` and
   // `reset_corrections`: that group's first product overwrites its accumulators.
-  __device__ __forceinline__ void issue_block(SharedStorage& s, Accumulators& acc, int row_offset,
-                                              bool reset_main, bool reset_corrections) {
-    const BlockOperands b = wait_block(s, row_offset);
+  __device__ __forceinline__ void issue_block(SharedStorage& s, const TileWalk& walk,
+                                              Accumulators& acc, int row_offset, bool reset_main,
+                                              bool reset_corrections) {
+    const BlockOperands<X> b = wait_block(s, walk, row_offset);
     issue_main<kSteps>(acc, b, reset_main);
     issue_corrections<kSteps>(acc, b, reset_corrections);
+    if constexpr (kSharedRows) x_stream.advance(walk);
   }
 
   // Hands back the slots of the blocks whose groups have completed (see the struct's comment):
@@ -473,20 +590,20 @@ struct ConsumerRing {
   // data); then, when `corrections_due`, the corrections once they are done, while the new
   // chunk's main products run, and the new chunk starts them afresh. With shared rows every group
   // is done already.
-  __device__ __forceinline__ void next_chunk(SharedStorage& s, Accumulators& acc,
-                                             float (&sum)[64], int row_offset,
+  __device__ __forceinline__ void next_chunk(SharedStorage& s, const TileWalk& walk,
+                                             Accumulators& acc, float (&sum)[64], int row_offset,
                                              bool corrections_due) {
     if constexpr (kSharedRows) {
       wgmma_wait<0>();  // done already; ptxas needs to see it, or it serializes every wgmma
       promote_main(sum, acc);
       if (corrections_due) promote_corrections(sum, acc);
-      issue_block(s, acc, row_offset, true, corrections_due);
+      issue_block(s, walk, acc, row_offset, true, corrections_due);
       release_previous(s);
       return;
     }
     wgmma_wait<1>();
     promote_main(sum, acc);
-    const BlockOperands b = wait_block(s, row_offset);
+    const BlockOperands<X> b = wait_block(s, walk, row_offset);
     issue_main<kSteps>(acc, b, true);
     wgmma_wait<1>();
     release(s, held);
@@ -560,6 +677,29 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
   return true;
 }
 
+// Unscale, bias, Mish twice and store a finished tile's sums with no next tile's work to hide
+// behind: the column operands are loaded kFinalPrefetch blocks ahead, so their latency overlaps
+// the Mish of the blocks before.
+__device__ __forceinline__ void store_tile(const float (&sum)[64], const WgmmaLayerOperands& p,
+                                           TileCoords tile, int row_offset) {
+  constexpr int kFinalPrefetch = 4;
+  const EpilogueRows rows = epilogue_rows(p, tile.m0 + row_offset);
+  EpilogueColumns ahead[kFinalPrefetch][kGroupsPerBlock];
+#pragma unroll
+  for (int block = 0; block < kFinalPrefetch; ++block)
+    load_epilogue_columns(ahead[block], p, tile.n0, block);
+#pragma unroll
+  for (int block = 0; block < kFirstChunkBlocks; ++block) {
+    EpilogueColumns current[kGroupsPerBlock];
+#pragma unroll
+    for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = ahead[block % kFinalPrefetch][g];
+    const int ahead_block = block + kFinalPrefetch;
+    if (ahead_block < kFirstChunkBlocks)
+      load_epilogue_columns(ahead[block % kFinalPrefetch], p, tile.n0, ahead_block);
+    store_epilogue_columns(sum, p, rows, current, tile.n0, block);
+  }
+}
+
 // Each tile: K in chunks; the main products are promoted after each chunk, the corrections after
 // every kCorrectionChunks chunks and after the tile's first and last chunks. The first chunk has
 // kFirstChunkBlocks k blocks plus the remainder of K beyond whole chunks (up to
@@ -583,7 +723,10 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
   for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
   const int row_offset = kSharedRows ? 0 : consumer * kRowsPerConsumer;
   ConsumerRing<kSharedRows> ring;
-  if (kSharedRows) ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
+  if constexpr (kSharedRows) {
+    ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
+    ring.x_stream.start(s, p, walk, consumer);
+  }
   bool finished_tile = false;
   TileCoords finished{};
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
@@ -605,8 +748,8 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
     for (int kb = 0; kb < kFirstChunkBlocks + kPromoteBlocks - 1; ++kb) {
       const bool has_block = kb < first_chunk_blocks;
-      if (has_block) ring.issue_block(s, acc, row_offset, kb == 0, kb == 0);
-      if (kb < kFirstChunkBlocks && finished_tile) {
+      if (has_block) ring.issue_block(s, walk, acc, row_offset, kb == 0, kb == 0);
+      if (!kSharedRows && kb < kFirstChunkBlocks && finished_tile) {
         EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
@@ -621,19 +764,19 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     if (first_chunk_blocks == k_blocks) {
       ring.end_tile(s, acc, sum);
     } else {
-      ring.next_chunk(s, acc, sum, row_offset, true);
+      ring.next_chunk(s, walk, acc, sum, row_offset, true);
       // The other chunks; each iteration issues the rest of its chunk and promotes it.
       for (int chunk = first_chunk_blocks, index = 0; chunk < k_blocks;
            chunk += kPromoteBlocks, ++index) {
 #pragma unroll
         for (int kb = 1; kb < kPromoteBlocks; ++kb) {
-          ring.issue_block(s, acc, row_offset, false, false);
+          ring.issue_block(s, walk, acc, row_offset, false, false);
           ring.release_previous(s);
         }
         if (chunk + kPromoteBlocks == k_blocks) {
           ring.end_tile(s, acc, sum);
         } else {
-          ring.next_chunk(s, acc, sum, row_offset,
+          ring.next_chunk(s, walk, acc, sum, row_offset,
                           index % kCorrectionChunks == kCorrectionChunks - 1);
         }
       }
@@ -643,27 +786,19 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     finished_tile = (walk.slices == 1 && !kSharedRows) ||
                     combine_parts<kSharedRows>(s, p, walk, unit, consumer, sum);
     finished = t;
-  }
-  if (finished_tile) {
-    // No next tile to hide behind: the column operands are loaded kFinalPrefetch blocks ahead,
-    // so their latency overlaps the Mish of the blocks before.
-    constexpr int kFinalPrefetch = 4;
-    const EpilogueRows rows = epilogue_rows(p, finished.m0 + row_offset);
-    EpilogueColumns ahead[kFinalPrefetch][kGroupsPerBlock];
+    if constexpr (kSharedRows) {
+      // Stored at once: with shared rows the registers of the wgmma A fragments leave no room
+      // to hold a finished tile through the next one's first chunk (ptxas would serialize the
+      // wgmma), and the plan gives most CTAs one work unit anyway.
+      if (finished_tile) {
+        store_tile(sum, p, finished, row_offset);
 #pragma unroll
-    for (int block = 0; block < kFinalPrefetch; ++block)
-      load_epilogue_columns(ahead[block], p, finished.n0, block);
-#pragma unroll
-    for (int block = 0; block < kFirstChunkBlocks; ++block) {
-      EpilogueColumns current[kGroupsPerBlock];
-#pragma unroll
-      for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = ahead[block % kFinalPrefetch][g];
-      const int ahead_block = block + kFinalPrefetch;
-      if (ahead_block < kFirstChunkBlocks)
-        load_epilogue_columns(ahead[block % kFinalPrefetch], p, finished.n0, ahead_block);
-      store_epilogue_columns(sum, p, rows, current, finished.n0, block);
+        for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
+      }
+      finished_tile = false;
     }
   }
+  if (finished_tile) store_tile(sum, p, finished, row_offset);
 }
 
 #endif  // sm_90a
@@ -687,24 +822,29 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
 
   if (threadIdx.x == 0) {
-    for (int i = 0; i < kUnits; ++i) {
+    for (int i = 0; i < kSlots; ++i) {
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
+    if constexpr (!kSharedRows)
+      asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
   }
   __syncthreads();
   // When launched as a programmatic dependent of the kernel before it (the split of x), all
-  // above overlaps that kernel's run; no thread touches global memory before it has completed.
-  cudaGridDependencySynchronize();
-
+  // above overlaps that kernel's run, and so does, with shared rows, the producer's stream of W
+  // (prepared before the split): no thread reads x, its scales or the split-K workspace before
+  // that kernel has completed (cudaGridDependencySynchronize).
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
-    if (threadIdx.x == 0) produce<kSharedRows>(s, &x_map, &w_map, walk);
+    if (threadIdx.x == 0) {
+      if constexpr (!kSharedRows) cudaGridDependencySynchronize();
+      produce<kSharedRows>(s, &x_map, &w_map, walk);
+    }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
+    cudaGridDependencySynchronize();
     consume<kSharedRows>(s, p, warpgroup - 1, walk);
   }
 #endif
@@ -762,10 +902,6 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
-int wgmma_ring_slots(int64_t m) {
-  return wgmma_shares_rows(m) ? RingLayout<true>::kSlots : RingLayout<false>::kSlots;
-}
-
 bool wgmma_shares_rows(int64_t m) { return m <= kRowsPerConsumer; }
 
 WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices) {
@@ -791,17 +927,27 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
 
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
+SplitColumns wgmma_x_columns(int64_t m) {
+  return wgmma_shares_rows(m) ? SplitColumns::wgmma_a_fragments : SplitColumns::in_order;
+}
+
+int64_t wgmma_x_row_stride(int64_t m, int64_t k) {
+  return wgmma_shares_rows(m) ? round_up(k, kBlockK) : wgmma_split_row_stride(k);
+}
+
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");
   for (const void* kernel : {reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<false>),
                              reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<true>)})
     MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kSharedBytes)));
-  const int64_t stride = wgmma_split_row_stride(p.k);
-  const int x_box_rows =
-      wgmma_shares_rows(p.m) ? RingLayout<true>::kXBoxRows : RingLayout<false>::kXBoxRows;
-  return {split_operand_map(p.x_split, p.m, p.k, stride, x_box_rows),
-          split_operand_map(p.w_split, p.n, p.k, stride, kTileN)};
+  if (p.x_row_stride != wgmma_x_row_stride(p.m, p.k))
+    throw std::invalid_argument("wgmma layer: x's row stride is not wgmma_x_row_stride(m, k)");
+  // With shared rows x is read from registers, not through a tensor map.
+  const CUtensorMap x_map = wgmma_shares_rows(p.m)
+                                ? CUtensorMap{}
+                                : split_operand_map(p.x_split, p.m, p.k, p.x_row_stride, kTileM);
+  return {x_map, split_operand_map(p.w_split, p.n, p.k, wgmma_split_row_stride(p.k), kTileN)};
 }
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
@@ -820,11 +966,9 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMap
   config.stream = stream;
   config.attrs = &overlap;
   config.numAttrs = 1;
-  if (wgmma_shares_rows(p.m))
-    MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_fp16x3_layer_kernel<true>, maps.x, maps.w, p));
-  else
-    MISH_CUDA_CHECK(
-        cudaLaunchKernelEx(&config, wgmma_fp16x3_layer_kernel<false>, maps.x, maps.w, p));
+  const auto kernel = wgmma_shares_rows(p.m) ? wgmma_fp16x3_layer_kernel<true>
+                                             : wgmma_fp16x3_layer_kernel<false>;
+  MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, maps.x, maps.w, p));
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -1,7 +1,8 @@
 // The fused Hopper layer: y = mish(mish(x * W^T + b)) in one sm_90a kernel on fp16 tensor cores
 // with fp16x3 split precision (see wgmma_fp16x3.cu for the design and the accuracy argument).
 // Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh): hi rows then lo rows,
-// wgmma_split_row_stride(k) fp16 apart, and a per-row 2^-e unscale factor.
+// wgmma_split_row_stride(k) fp16 apart for W and wgmma_x_row_stride(m, k) for x, with x's columns
+// in the order wgmma_x_columns(m), and a per-row 2^-e unscale factor.
 #pragma once
 #include <cuda.h>  // CUtensorMap (a plain struct; the driver library itself is not linked)
 #include <cuda_fp16.h>
@@ -9,17 +10,19 @@
 
 #include <cstdint>
 
+#include "row_split_fp16.cuh"
+
 namespace mish {
 
 // Output tile of one CTA, and the K extent of one k block (one wgmma group per product set).
 constexpr int kWgmmaTileM = 128;
 constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
-// The shared-memory ring, in 16 KiB units: a k block takes four, its x hi, x lo, W hi and W lo,
-// so fourteen hold three and a half k blocks and the producer runs one and a half blocks ahead.
-// With shared rows (m <= 64) x's 64 rows of hi and lo share one unit, so a k block takes three
-// and fourteen hold four and two thirds.
-constexpr int kWgmmaRingUnits = 14;
+// The shared-memory ring: slots of 32 KiB, each one k block of hi and lo of one operand's 128 rows.
+// A k block takes two, x's and W's, so seven hold three and a half and the producer runs one and a
+// half blocks ahead. With shared rows (m <= 64) wgmma reads x from registers, the ring carries W
+// alone, one slot a k block, in six slots, and the seventh stages x's fragments.
+constexpr int kWgmmaRingSlots = 7;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
@@ -43,13 +46,15 @@ constexpr int kWgmmaRowTopExponent = 4;
 int64_t wgmma_split_row_stride(int64_t k);
 
 struct WgmmaLayerOperands {
-  const __half* x_split = nullptr;    // [2m, stride]: x hi rows, then x lo rows
+  const __half* x_split = nullptr;    // [2m, x_row_stride]: x hi rows, then x lo rows (see
+                                      // wgmma_x_columns for their column order)
   const float* x_unscale = nullptr;   // [m]
   const __half* w_split = nullptr;    // [2n, stride]: W hi rows, then W lo rows
   const float* w_unscale = nullptr;   // [n]
   const float* bias = nullptr;        // [n]
   float* y = nullptr;                 // [m, n]
   int64_t m = 0, n = 0, k = 0;
+  int64_t x_row_stride = 0;  // wgmma_x_row_stride(m, k)
   int group_m = 0;  // m tiles per group of the tile walk (see wgmma_fp16x3.cu); 0: all of them
   // Split-K (WgmmaPlan): each tile's K in `slices` stretches of slice_blocks k blocks, summed
   // through `workspace` by the last slice to finish, counted on `counters` (one int per tile,
@@ -81,7 +86,7 @@ bool wgmma_shares_rows(int64_t m);
 // TMA descriptors for the two split operands, built once on the host (setup) and passed to every
 // launch by value.
 struct WgmmaTensorMaps {
-  CUtensorMap x;
+  CUtensorMap x;  // unused (zeros) with shared rows, where x is read into registers
   CUtensorMap w;
 };
 
@@ -99,8 +104,10 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& operands, const WgmmaTe
 // Bytes of dynamic shared memory the main kernel takes per block.
 size_t wgmma_layer_shared_bytes();
 
-// Slots (each with its own full/empty barriers) the kernel cuts its ring into for m rows of x:
-// two units a slot, or one with shared rows.
-int wgmma_ring_slots(int64_t m);
+// How x is split for m rows (launch_row_split_fp16): with shared rows the consumers read their
+// wgmma A fragments straight from global memory, so its columns come in fragment order and its rows
+// span whole k blocks (zero-filled); otherwise TMA loads it in order, rows as W's.
+SplitColumns wgmma_x_columns(int64_t m);
+int64_t wgmma_x_row_stride(int64_t m, int64_t k);
 
 }  // namespace mish

@@ -67,10 +67,11 @@ class WgmmaBackend final : public Backend {
 
   void setup(const Problem& p, const Tensors&, cudaStream_t) override {
     problem_ = p;
-    split_row_stride_ = wgmma_split_row_stride(p.k);
-    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * split_row_stride_));
+    w_row_stride_ = wgmma_split_row_stride(p.k);
+    x_row_stride_ = wgmma_x_row_stride(p.m, p.k);
+    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * x_row_stride_));
     x_unscale_ = DeviceBuffer<float>(p.m);
-    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * split_row_stride_));
+    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * w_row_stride_));
     w_unscale_ = DeviceBuffer<float>(p.n);
     operands_.x_split = x_split_.get();
     operands_.x_unscale = x_unscale_.get();
@@ -79,6 +80,7 @@ class WgmmaBackend final : public Backend {
     operands_.m = p.m;
     operands_.n = p.n;
     operands_.k = p.k;
+    operands_.x_row_stride = x_row_stride_;
     operands_.group_m = group_m_;
     maps_ = prepare_wgmma_layer(operands_);
     int device = 0, sms = 0;
@@ -97,12 +99,12 @@ class WgmmaBackend final : public Backend {
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
     launch_row_split_fp16(t.w, problem_.n, problem_.k, kWgmmaRowTopExponent, w_split_.get(),
-                          split_row_stride_, w_unscale_.get(), stream);
+                          w_row_stride_, w_unscale_.get(), stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
     launch_row_split_fp16(t.x, problem_.m, problem_.k, kWgmmaRowTopExponent, x_split_.get(),
-                          split_row_stride_, x_unscale_.get(), stream);
+                          x_row_stride_, x_unscale_.get(), stream, wgmma_x_columns(problem_.m));
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
@@ -112,8 +114,10 @@ class WgmmaBackend final : public Backend {
   nlohmann::json describe() const override {
     return {{"scheme", "fp16x3: per-row power-of-two scales, x.w ~ xh.wh + xh.wl + xl.wh"},
             {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
-            {"ring_slots", wgmma_ring_slots(problem_.m)},
-            {"ring_units", kWgmmaRingUnits},
+            {"ring_slots", kWgmmaRingSlots},
+            {"x_operand", plan_.shared_rows
+                              ? "registers: wgmma A fragments read from global memory"
+                              : "shared memory: TMA tiles in the ring"},
             {"accumulators", "xh.wh in fp32, xh.wl + xl.wh in fp16"},
             {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,
                                       kWgmmaRowTopExponent + 1)},
@@ -139,7 +143,7 @@ class WgmmaBackend final : public Backend {
 
  private:
   Problem problem_;
-  int64_t split_row_stride_ = 0;  // fp16 between rows of the split operands
+  int64_t w_row_stride_ = 0, x_row_stride_ = 0;  // fp16 between rows of the split operands
   DeviceBuffer<__half> x_split_, w_split_;
   DeviceBuffer<float> x_unscale_, w_unscale_;
   WgmmaLayerOperands operands_;

@@ -42,6 +42,8 @@ TEST(Wgmma, VerifiesOnOtherShapes) {
       test_shape(1, 200, 100, Distribution::normal, 5),           // one row, partial tile, k block
       test_shape(129, 131, 70, Distribution::wide, 6),            // edge tiles in m and n, odd n
       test_shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, split-K
+      test_shape(40, 17000, 700, Distribution::normal, 8),  // shared rows, 133 tiles: on 132 SMs
+                                                            // one CTA takes two
   };
   for (const Problem& p : problems) expect_verified(short_run({"wgmma"}, p).at(0), p);
 }

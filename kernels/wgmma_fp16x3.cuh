@@ -104,8 +104,8 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& operands, const WgmmaTe
 // Bytes of dynamic shared memory the main kernel takes per block.
 size_t wgmma_layer_shared_bytes();
 
-// How x is split for m rows (launch_row_split_fp16): with shared rows the consumers read their
-// wgmma A fragments straight from global memory, so its columns come in fragment order and its rows
+// How x is split for m rows (launch_row_split_fp16): with shared rows each consumer thread copies
+// its own wgmma A fragments from global memory, so x's columns come in fragment order and its rows
 // span whole k blocks (zero-filled); otherwise TMA loads it in order, rows as W's.
 SplitColumns wgmma_x_columns(int64_t m);
 int64_t wgmma_x_row_stride(int64_t m, int64_t k);

@@ -116,7 +116,8 @@ class WgmmaBackend final : public Backend {
             {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
             {"ring_slots", kWgmmaRingSlots},
             {"x_operand", plan_.shared_rows
-                              ? "registers: wgmma A fragments read from global memory"
+                              ? "registers: wgmma A fragments copied per thread from global "
+                                "memory through a shared-memory stage"
                               : "shared memory: TMA tiles in the ring"},
             {"accumulators", "xh.wh in fp32, xh.wl + xl.wh in fp16"},
             {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,

@@ -531,8 +531,7 @@ struct ConsumerRing {
   }
 
   // Waits for the next k block's slots and notes them in `issued`.
-  __device__ __forceinline__ BlockOperands<X> wait_block(SharedStorage& s, const TileWalk& walk,
-                                                         int row_offset) {
+  __device__ __forceinline__ BlockOperands<X> wait_block(SharedStorage& s, int row_offset) {
     issued = at.slot;
     if constexpr (kSharedRows) {
       const Slot& w = wait_slot(s);
@@ -563,7 +562,7 @@ struct ConsumerRing {
   __device__ __forceinline__ void issue_block(SharedStorage& s, const TileWalk& walk,
                                               Accumulators& acc, int row_offset, bool reset_main,
                                               bool reset_corrections) {
-    const BlockOperands<X> b = wait_block(s, walk, row_offset);
+    const BlockOperands<X> b = wait_block(s, row_offset);
     issue_main<kSteps>(acc, b, reset_main);
     issue_corrections<kSteps>(acc, b, reset_corrections);
     if constexpr (kSharedRows) x_stream.advance(walk);
@@ -572,11 +571,9 @@ struct ConsumerRing {
   // Hands back the slots of the blocks whose groups have completed (see the struct's comment):
   // with shared rows the block just issued, otherwise the one before it.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
-    if constexpr (kSharedRows) {
+    if constexpr (kSharedRows) {  // no block is held past its own release
       wgmma_wait<0>();
-      release(s, held);
       release(s, issued);
-      held = kNone;
     } else {
       wgmma_wait<2>();
       release(s, held);
@@ -603,7 +600,7 @@ struct ConsumerRing {
     }
     wgmma_wait<1>();
     promote_main(sum, acc);
-    const BlockOperands<X> b = wait_block(s, walk, row_offset);
+    const BlockOperands<X> b = wait_block(s, row_offset);
     issue_main<kSteps>(acc, b, true);
     wgmma_wait<1>();
     release(s, held);

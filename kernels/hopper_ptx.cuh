@@ -1,8 +1,8 @@
 // Thin wrappers over the Hopper (sm_90a) PTX the fused kernels use: shared-memory addresses,
 // mbarriers, TMA tile loads (cp.async.bulk.tensor), wgmma descriptors, fences, groups and the
-// wgmma shapes (fp32 and fp16 accumulators, A from shared memory or registers). Each is one
-// instruction or a fixed sequence; the PTX ISA is the reference for their semantics. Compiled
-// only for sm_90a device code.
+// wgmma shapes (m64nNk16 with fp32 or fp16 accumulators, both operands from shared memory). Each
+// is one instruction or a fixed sequence; the PTX ISA is the reference for their semantics.
+// Compiled only for sm_90a device code.
 #pragma once
 #include <cstdint>
 
@@ -79,8 +79,30 @@ __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
 
-// The accumulator operands of the wgmma wrappers below: the asm text of the register list and the
-// constraint list, for 64 fp32 accumulators (operands %0-%63) or 32 fp16 pairs (%0-%31).
+// Accumulator operand lists of the wgmma wrappers below: the asm text of a list of n registers
+// (%0 .. %n-1), and the constraints that bind them to d[i] .. d[i + n - 1], "+f" for fp32
+// accumulators and "+r" for fp16 pairs.
+#define MISH_WGMMA_D2_TEXT \
+  "{" \
+  "%0, %1" \
+  "}"
+#define MISH_WGMMA_D4_TEXT \
+  "{" \
+  "%0, %1, %2, %3" \
+  "}"
+#define MISH_WGMMA_D8_TEXT \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7" \
+  "}"
+#define MISH_WGMMA_D16_TEXT \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
+  "}"
+#define MISH_WGMMA_D32_TEXT \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+  "}"
 #define MISH_WGMMA_D64_TEXT \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -88,92 +110,83 @@ __device__ __forceinline__ void wgmma_wait() {
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
   "}"
-#define MISH_WGMMA_D64_OPERANDS(d) \
-  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), \
-  "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), \
-  "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), \
-  "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), \
-  "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), \
-  "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), \
-  "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), \
-  "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-#define MISH_WGMMA_D32_TEXT \
-  "{" \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-  "}"
-#define MISH_WGMMA_D32_OPERANDS(d) \
-  "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), \
-  "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), \
-  "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), \
-  "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), \
-  "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
+#define MISH_WGMMA_F1(d, i) "+f"(d[i])
+#define MISH_WGMMA_F2(d, i) MISH_WGMMA_F1(d, i), MISH_WGMMA_F1(d, (i) + 1)
+#define MISH_WGMMA_F4(d, i) MISH_WGMMA_F2(d, i), MISH_WGMMA_F2(d, (i) + 2)
+#define MISH_WGMMA_F8(d, i) MISH_WGMMA_F4(d, i), MISH_WGMMA_F4(d, (i) + 4)
+#define MISH_WGMMA_F16(d, i) MISH_WGMMA_F8(d, i), MISH_WGMMA_F8(d, (i) + 8)
+#define MISH_WGMMA_F32(d, i) MISH_WGMMA_F16(d, i), MISH_WGMMA_F16(d, (i) + 16)
+#define MISH_WGMMA_F64(d, i) MISH_WGMMA_F32(d, i), MISH_WGMMA_F32(d, (i) + 32)
+#define MISH_WGMMA_R1(d, i) "+r"(d[i])
+#define MISH_WGMMA_R2(d, i) MISH_WGMMA_R1(d, i), MISH_WGMMA_R1(d, (i) + 1)
+#define MISH_WGMMA_R4(d, i) MISH_WGMMA_R2(d, i), MISH_WGMMA_R2(d, (i) + 2)
+#define MISH_WGMMA_R8(d, i) MISH_WGMMA_R4(d, i), MISH_WGMMA_R4(d, (i) + 4)
+#define MISH_WGMMA_R16(d, i) MISH_WGMMA_R8(d, i), MISH_WGMMA_R8(d, (i) + 8)
+#define MISH_WGMMA_R32(d, i) MISH_WGMMA_R16(d, i), MISH_WGMMA_R16(d, (i) + 16)
 
-// d (+)= A[64 x 16] * B[128 x 16]^T, A and B from shared memory (descriptors); `accumulate` = 0
-// starts from zero.
-__device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], uint64_t a, uint64_t b,
-                                                 uint32_t accumulate) {
-  asm volatile(
-      "{\n"
-      ".reg .pred acc;\n"
-      "setp.ne.b32 acc, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " MISH_WGMMA_D64_TEXT
-      ", %64, %65, acc, 1, 1, 0, 0;\n"
-      "}\n"
-      : MISH_WGMMA_D64_OPERANDS(d)
-      : "l"(a), "l"(b), "r"(accumulate));
-}
+// d (+)= A[64 x 16] * B[N x 16]^T, A and B from shared memory (descriptors); `accumulate` = 0
+// starts from zero. Wgmma<N>::f32 takes N/2 fp32 accumulators a thread: element 4j+q sits at
+// row (warp % 4) * 16 + lane / 4 + 8 * (q / 2), column 8j + 2 * (lane % 4) + q % 2. Wgmma<N>::f16
+// takes N/4 registers of fp16 pairs holding the same elements, 4j+q in register 2j + q/2, half
+// q % 2.
+template <int N>
+struct Wgmma;
 
-// The same with A from registers: the warpgroup's 64 x 16 fp16 fragment, four registers a thread
-// (warp w holds rows 16w .. 16w + 15; lane (g, t) holds, two halves a register, (row, k) =
-// (g, 2t..2t+1), (g + 8, 2t..2t+1), (g, 2t+8..2t+9), (g + 8, 2t+8..2t+9) of them).
-__device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], const uint32_t (&a)[4],
-                                                 uint64_t b, uint32_t accumulate) {
-  asm volatile(
-      "{\n"
-      ".reg .pred acc;\n"
-      "setp.ne.b32 acc, %69, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " MISH_WGMMA_D64_TEXT
-      ", {%64, %65, %66, %67}, %68, acc, 1, 1, 0;\n"
-      "}\n"
-      : MISH_WGMMA_D64_OPERANDS(d)
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
+// One specialization: N, then per accumulator type the register list's text and constraints and
+// the operand numbers of descriptor A, descriptor B and the accumulate flag (after the list).
+#define MISH_WGMMA_SHAPE(N, F32_TEXT, F32_OPERANDS, F32_A, F32_B, F32_ACC, F16_TEXT,        \
+                         F16_OPERANDS, F16_A, F16_B, F16_ACC)                               \
+  template <>                                                                               \
+  struct Wgmma<N> {                                                                         \
+    __device__ static __forceinline__ void f32(float (&d)[N / 2], uint64_t a, uint64_t b,    \
+                                               uint32_t accumulate) {                       \
+      asm volatile("{\n.reg .pred acc;\nsetp.ne.b32 acc, %" F32_ACC ", 0;\n"               \
+                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 " F32_TEXT       \
+                   ", %" F32_A ", %" F32_B ", acc, 1, 1, 0, 0;\n}\n"                        \
+                   : F32_OPERANDS(d, 0)                                                     \
+                   : "l"(a), "l"(b), "r"(accumulate));                                      \
+    }                                                                                       \
+    __device__ static __forceinline__ void f16(uint32_t (&d)[N / 4], uint64_t a, uint64_t b, \
+                                               uint32_t accumulate) {                       \
+      asm volatile("{\n.reg .pred acc;\nsetp.ne.b32 acc, %" F16_ACC ", 0;\n"               \
+                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f16.f16.f16 " F16_TEXT       \
+                   ", %" F16_A ", %" F16_B ", acc, 1, 1, 0, 0;\n}\n"                        \
+                   : F16_OPERANDS(d, 0)                                                     \
+                   : "l"(a), "l"(b), "r"(accumulate));                                      \
+    }                                                                                       \
+  };
 
-// d (+)= A[64 x 16] * B[128 x 16]^T with fp16 accumulators: 32 registers, each two adjacent
-// columns of the fp32 layout above (element 4j+q sits in register 2j + q/2, half q%2).
-__device__ __forceinline__ void wgmma_m64n128k16_f16(uint32_t (&d)[32], uint64_t a, uint64_t b,
-                                                     uint32_t accumulate) {
-  asm volatile(
-      "{\n"
-      ".reg .pred acc;\n"
-      "setp.ne.b32 acc, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16 " MISH_WGMMA_D32_TEXT
-      ", %32, %33, acc, 1, 1, 0, 0;\n"
-      "}\n"
-      : MISH_WGMMA_D32_OPERANDS(d)
-      : "l"(a), "l"(b), "r"(accumulate));
-}
+MISH_WGMMA_SHAPE(8, MISH_WGMMA_D4_TEXT, MISH_WGMMA_F4, "4", "5", "6",
+                 MISH_WGMMA_D2_TEXT, MISH_WGMMA_R2, "2", "3", "4")
+MISH_WGMMA_SHAPE(16, MISH_WGMMA_D8_TEXT, MISH_WGMMA_F8, "8", "9", "10",
+                 MISH_WGMMA_D4_TEXT, MISH_WGMMA_R4, "4", "5", "6")
+MISH_WGMMA_SHAPE(32, MISH_WGMMA_D16_TEXT, MISH_WGMMA_F16, "16", "17", "18",
+                 MISH_WGMMA_D8_TEXT, MISH_WGMMA_R8, "8", "9", "10")
+MISH_WGMMA_SHAPE(64, MISH_WGMMA_D32_TEXT, MISH_WGMMA_F32, "32", "33", "34",
+                 MISH_WGMMA_D16_TEXT, MISH_WGMMA_R16, "16", "17", "18")
+MISH_WGMMA_SHAPE(128, MISH_WGMMA_D64_TEXT, MISH_WGMMA_F64, "64", "65", "66",
+                 MISH_WGMMA_D32_TEXT, MISH_WGMMA_R32, "32", "33", "34")
 
-// The same with A from registers (the fragment as above).
-__device__ __forceinline__ void wgmma_m64n128k16_f16(uint32_t (&d)[32], const uint32_t (&a)[4],
-                                                     uint64_t b, uint32_t accumulate) {
-  asm volatile(
-      "{\n"
-      ".reg .pred acc;\n"
-      "setp.ne.b32 acc, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16 " MISH_WGMMA_D32_TEXT
-      ", {%32, %33, %34, %35}, %36, acc, 1, 1, 0;\n"
-      "}\n"
-      : MISH_WGMMA_D32_OPERANDS(d)
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
-
-#undef MISH_WGMMA_D64_TEXT
-#undef MISH_WGMMA_D64_OPERANDS
+#undef MISH_WGMMA_SHAPE
+#undef MISH_WGMMA_D2_TEXT
+#undef MISH_WGMMA_D4_TEXT
+#undef MISH_WGMMA_D8_TEXT
+#undef MISH_WGMMA_D16_TEXT
 #undef MISH_WGMMA_D32_TEXT
-#undef MISH_WGMMA_D32_OPERANDS
+#undef MISH_WGMMA_D64_TEXT
+#undef MISH_WGMMA_F1
+#undef MISH_WGMMA_F2
+#undef MISH_WGMMA_F4
+#undef MISH_WGMMA_F8
+#undef MISH_WGMMA_F16
+#undef MISH_WGMMA_F32
+#undef MISH_WGMMA_F64
+#undef MISH_WGMMA_R1
+#undef MISH_WGMMA_R2
+#undef MISH_WGMMA_R4
+#undef MISH_WGMMA_R8
+#undef MISH_WGMMA_R16
+#undef MISH_WGMMA_R32
 
 #endif  // sm_90a device code
 

@@ -27,14 +27,13 @@
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.3d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
 //     shared-memory ring of kWgmmaRingSlots 32 KiB slots, x's pair and W's pair, each guarded
-//     by full/empty mbarriers (with shared rows W's pair only: see below).
+//     by full/empty mbarriers (transposed: one slot a k block, see below).
 //     It gives most of its registers to the consumers (setmaxnreg).
 //   warpgroups 1 and 2, consumers: each owns 64 rows of the tile and issues, per k block, four
 //     wgmma.m64n128k16.f32.f16.f16 (xh*wh) and eight wgmma.m64n128k16.f16.f16.f16 (xh*wl, xl*wh),
-//     both operands from shared memory (K-major; with shared rows x from registers), as two
-//     wgmma groups. One k block's groups stay in flight while the next block's are issued; a
-//     k block's slots are released once the groups that read them have completed (with shared
-//     rows without waiting for the next block: see ConsumerRing). Inside a tile, promotions do
+//     both operands from shared memory (K-major), as two wgmma groups. One k block's groups
+//     stay in flight while the next block's are issued; a k block's slots are released once
+//     the groups that read them have completed (see ConsumerRing). Inside a tile, promotions do
 //     not drain the tensor cores: the main sums are promoted while the chunk's last
 //     corrections run, the corrections while the next chunk's first main products run (see
 //     consume for what this asks of the loop structure); only the tile's last corrections wait
@@ -45,23 +44,22 @@
 // so the tensor cores do not wait for it (see consume).
 //
 // Small batches. When the tiles are fewer than the SMs (m <= 128 at n = 8192: 64 tiles), the plan
-// (WgmmaPlan) cuts K into slices so that every SM gets a (tile, slice) unit; and at m <= 64 the
-// tile's lower 64 rows would be zeros, so both consumers take its upper 64 rows instead, each half
-// of every k block's k16 steps (kSharedRows: no tensor-core work on zero rows). There the
-// layer is bound by streaming W, so the ring carries W alone, one slot a k block, and wgmma takes
-// x from registers: each consumer thread copies its own A fragments of x (16 KiB a k block for
-// the CTA, 2 MiB in all at m = 64, so L2-resident) two k blocks ahead into a stage in the ring's
-// last slot, from a split of x whose columns come in fragment order, and reads them into
-// registers just before the block's wgmma (XFragmentStream); and the producer starts streaming W
-// while the split of x still runs (programmatic dependent launch). Either way a tile's sums come
-// in parts, which every CTA publishes to a workspace; the last CTA of the tile
-// to finish (an integer arrival counter) adds them in a fixed order and runs the epilogue, so the
+// (WgmmaPlan) cuts K into slices so that every SM gets a (tile, slice) unit. At m <= 64 the layer
+// is bound by streaming W, and a 128-row x tile would be mostly zeros, so the kernel computes the
+// tile transposed (kTransposedN): W's 128 rows of the tile take wgmma's M side, 64 per consumer
+// warpgroup, and x's rows, padded only to N = 8, 16, 32 or 64, take its N side, both operands
+// from shared memory. A k block is one ring slot holding W's hi and lo and x's (TransposedRing),
+// so x comes by TMA beside W and its latency hides in the ring like W's; the tensor-core work
+// scales with x's rows instead of always covering 64; and a block's slot goes back as soon as its
+// groups are done (wgmma_wait<0>), since there the W stream, not the tensor cores, sets the pace.
+// The producer starts streaming W while the split of x still runs (programmatic dependent
+// launch) and adds x's loads to those first slots once the split is done. With split-K, a tile's
+// sums come in parts, which every CTA publishes to a workspace; the last CTA of the tile to
+// finish (an integer arrival counter) adds them in slice order and runs the epilogue, so the
 // output is bit-identical from run to run (combine_parts).
 //
 // Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
-// tensor maps know the true extents), or with shared rows read as zeros (rows of x past m) or
-// come as zeros from the split (its rows are zero-filled to whole k blocks); the epilogue stores
-// only the rows and columns inside y.
+// tensor maps know the true extents); the epilogue stores only the rows and columns inside y.
 #include <cudaTypedefs.h>
 
 #include <algorithm>
@@ -101,22 +99,37 @@ struct alignas(1024) Slot {  // 1024: the 128-byte swizzle pattern repeats every
   __half planes[2][kTileM * kBlockK];
 };
 static_assert(sizeof(Slot) == 32 * 1024, "kWgmmaRingSlots counts 32 KiB slots");
-
-// Slots a k block takes, in ring order: x's, then W's; with shared rows (m <= 64), where x's
-// fragments come from registers, W's alone. There the ring is one slot shorter: the last slot
-// stages x's fragments instead (XFragmentStream).
-template <bool kSharedRows>
-constexpr int kSlotsPerBlock = kSharedRows ? 1 : 2;
-template <bool kSharedRows>
-constexpr int kRingSlots = kSharedRows ? kSlots - 1 : kSlots;
+constexpr int kPlaneBytes = sizeof(Slot::planes[0]);
 
 struct SharedStorage {
-  Slot slots[kSlots];
+  Slot slots[kSlots];      // the ring (the transposed path cuts it into slots of its own)
   uint64_t full[kSlots];   // TMA bytes landed
   uint64_t empty[kSlots];  // consumers done reading
   int last_arrival;        // this CTA was the last of its tile's to finish (combine_parts)
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
+
+// The ring of the transposed path (x's rows padded to kN <= 64): a slot holds one k block, W's
+// hi and lo planes of the tile's 128 rows, then x's hi and lo planes of kN rows, in as many slots
+// as the ring's bytes hold (6 at kN = 8 and 16, 5 at 32, 4 at 64).
+template <int kN>
+struct TransposedRing {
+  static constexpr int kXPlaneBytes = kN * kBlockK * sizeof(__half);
+  static constexpr int kSlotBytes = 2 * kPlaneBytes + 2 * kXPlaneBytes;
+  static constexpr int kSlots = sizeof(SharedStorage::slots) / kSlotBytes;
+  static_assert(kXPlaneBytes % 1024 == 0, "every plane starts on a swizzle pattern");
+  static_assert(kSlots > 1 && kSlots <= kWgmmaRingSlots, "the barriers cover the slots");
+
+  static __device__ __forceinline__ unsigned char* slot(SharedStorage& s, int i) {
+    return reinterpret_cast<unsigned char*>(s.slots) + i * kSlotBytes;
+  }
+  static __device__ __forceinline__ unsigned char* w_plane(SharedStorage& s, int i, int plane) {
+    return slot(s, i) + plane * kPlaneBytes;
+  }
+  static __device__ __forceinline__ unsigned char* x_plane(SharedStorage& s, int i, int plane) {
+    return slot(s, i) + 2 * kPlaneBytes + plane * kXPlaneBytes;
+  }
+};
 
 __device__ int g_sm90a_build = 0;
 
@@ -166,6 +179,33 @@ struct TileWalk {
   }
 };
 
+// The CTA's k blocks in the order the producer loads them and the consumers take them: its work
+// units (blockIdx.x, then gridDim.x apart), each unit's k blocks in turn.
+struct BlockCursor {
+  int index;  // the work unit
+  WorkUnit unit;
+  int kb;  // the k block
+
+  __device__ __forceinline__ void start(const TileWalk& walk) {
+    index = blockIdx.x;
+    if (index < walk.units()) {
+      unit = walk.unit(index);
+      kb = unit.block_begin;
+    }
+  }
+  __device__ __forceinline__ bool valid(const TileWalk& walk) const {
+    return index < walk.units();
+  }
+  __device__ __forceinline__ void next(const TileWalk& walk) {
+    if (++kb < unit.block_end) return;
+    index += gridDim.x;
+    if (index < walk.units()) {
+      unit = walk.unit(index);
+      kb = unit.block_begin;
+    }
+  }
+};
+
 // A place in a ring of kRing slots: the slot, and the parity of the pass over the ring (the
 // mbarrier phase).
 template <int kRing>
@@ -183,10 +223,8 @@ struct RingPosition {
 
 // Fills the slot at `at` (once the consumers have released it) with k block kb of both planes of
 // a split operand, rows from `row`; then moves on.
-template <int kRing>
-__device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition<kRing>& at,
+__device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition<kSlots>& at,
                                           const CUtensorMap* map, int kb, int row) {
-  constexpr uint32_t kPlaneBytes = sizeof(Slot::planes[0]);
   mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
   uint64_t* full = &s.full[at.slot];
   mbarrier_arrive_expect_tx(full, 2 * kPlaneBytes);
@@ -196,18 +234,58 @@ __device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition<kRing>&
   at.advance();
 }
 
-// The ring's order, which the consumers follow: per k block, x's slot (not with shared rows),
-// then W's.
-template <bool kSharedRows>
+// The ring's order, which the consumers follow: per k block, x's slot, then W's.
 __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtensorMap* w_map,
                         const TileWalk& walk) {
-  RingPosition<kRingSlots<kSharedRows>> at;
+  RingPosition<kSlots> at;
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
     for (int kb = u.block_begin; kb < u.block_end; ++kb) {
-      if constexpr (!kSharedRows) load_slot(s, at, x_map, kb, u.at.m0);
+      load_slot(s, at, x_map, kb, u.at.m0);
       load_slot(s, at, w_map, kb, u.at.n0);
     }
+  }
+}
+
+// The transposed path's producer: one slot a k block, W's planes of the tile's rows and x's
+// planes of its first kN rows. W is ready before the launch, x only once the split of x that runs
+// before this kernel has finished: so the ring's first pass gets W's loads first, then the wait
+// for that kernel (cudaGridDependencySynchronize), then x's loads of the same slots.
+template <int kN>
+__device__ void produce_transposed(SharedStorage& s, const CUtensorMap* x_map,
+                                   const CUtensorMap* w_map, const TileWalk& walk) {
+  using Ring = TransposedRing<kN>;
+  const auto load_w = [&](int slot, const BlockCursor& c) {
+#pragma unroll
+    for (int plane = 0; plane < 2; ++plane)
+      tma_load_tile(Ring::w_plane(s, slot, plane), w_map, &s.full[slot], c.kb * kBlockK,
+                    c.unit.at.n0, plane);
+  };
+  const auto load_x = [&](int slot, const BlockCursor& c) {
+#pragma unroll
+    for (int plane = 0; plane < 2; ++plane)
+      tma_load_tile(Ring::x_plane(s, slot, plane), x_map, &s.full[slot], c.kb * kBlockK, 0,
+                    plane);
+  };
+  RingPosition<Ring::kSlots> at;
+  BlockCursor c{};
+  c.start(walk);
+  int first_pass = 0;  // blocks loaded before x was ready
+  for (; c.valid(walk) && first_pass < Ring::kSlots; c.next(walk), ++first_pass) {
+    mbarrier_arrive_expect_tx(&s.full[at.slot], Ring::kSlotBytes);  // the slots start empty
+    load_w(at.slot, c);
+    at.advance();
+  }
+  cudaGridDependencySynchronize();
+  BlockCursor again{};
+  again.start(walk);
+  for (int slot = 0; slot < first_pass; ++slot, again.next(walk)) load_x(slot, again);
+  for (; c.valid(walk); c.next(walk)) {
+    mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
+    mbarrier_arrive_expect_tx(&s.full[at.slot], Ring::kSlotBytes);
+    load_w(at.slot, c);
+    load_x(at.slot, c);
+    at.advance();
   }
 }
 
@@ -298,21 +376,24 @@ __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
   }
 }
 
-// The tensor-core accumulators: the main product xh*wh in fp32, the two correction products
-// xh*wl + xl*wh in fp16 (see the header comment). Each set starts from zero, accumulates over its
-// own stretch of K and is then promoted (added in fp32) into the tile's sums.
+// The tensor-core accumulators of an m64nN wgmma: the main product (hi * hi) in fp32, the two
+// correction products (hi * lo + lo * hi) in fp16 (see the header comment). Each set starts from
+// zero, accumulates over its own stretch of K and is then promoted (added in fp32) into the
+// tile's sums, kValues of them a thread.
+template <int kN>
 struct Accumulators {
-  float main[64];
-  uint32_t corrections[32];  // fp16 pairs, see wgmma_m64n128k16_f16
+  static constexpr int kValues = kN / 2;
+  float main[kValues];
+  uint32_t corrections[kValues / 2];  // fp16 pairs, see Wgmma<N>::f16
 
   // Keep the compiler from moving reads of a set above the wgmma wait that completes it.
   __device__ __forceinline__ void pin_main() {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(main[i])::"memory");
+    for (int i = 0; i < kValues; ++i) asm volatile("" : "+f"(main[i])::"memory");
   }
   __device__ __forceinline__ void pin_corrections() {
 #pragma unroll
-    for (int i = 0; i < 32; ++i) asm volatile("" : "+r"(corrections[i])::"memory");
+    for (int i = 0; i < kValues / 2; ++i) asm volatile("" : "+r"(corrections[i])::"memory");
   }
 
   // Element i of the corrections, in fp32.
@@ -321,207 +402,77 @@ struct Accumulators {
     const uint16_t bits = static_cast<uint16_t>(i % 2 == 0 ? pair & 0xffffu : pair >> 16);
     return __half2float(__ushort_as_half(bits));
   }
+
+  __device__ __forceinline__ void promote_main(float (&sum)[kValues]) {
+    pin_main();
+#pragma unroll
+    for (int i = 0; i < kValues; ++i) sum[i] += main[i];
+  }
+  __device__ __forceinline__ void promote_corrections(float (&sum)[kValues]) {
+    pin_corrections();
+#pragma unroll
+    for (int i = 0; i < kValues; ++i) sum[i] += correction(i);
+  }
 };
 
 // k16 steps of a k block, and how far one moves a shared-memory descriptor: 16 fp16 = 32 bytes, in
-// the descriptor's 16-byte units. With shared rows (m <= 64: a tile's upper 64 rows hold all of
-// y's) both consumers take those rows, each half of every k block's steps, and add their sums up
-// at the end (combine_parts), so no tensor-core work is spent on the zero rows.
+// the descriptor's 16-byte units.
 constexpr int kBlockSteps = kBlockK / 16;
-constexpr int kSharedRowSteps = kBlockSteps / kConsumerWarpgroups;
 constexpr uint64_t kStepDescriptorUnits = (16 * sizeof(__half)) >> 4;
 
-// x's operand of a consumer's k block. From the ring (m > 64): the descriptors of its hi and lo
-// tiles at the consumer's rows.
-struct SharedX {
-  uint64_t hi, lo;
-
-  __device__ __forceinline__ uint64_t hi_step(int k16) const {
-    return hi + k16 * kStepDescriptorUnits;
-  }
-  __device__ __forceinline__ uint64_t lo_step(int k16) const {
-    return lo + k16 * kStepDescriptorUnits;
-  }
-};
-
-// With shared rows: the wgmma A fragments of the consumer's k16 steps, in registers.
-using Fragment = uint32_t[4];
-struct RegisterX {
-  Fragment hi[kSharedRowSteps], lo[kSharedRowSteps];
-
-  __device__ __forceinline__ const Fragment& hi_step(int k16) const { return hi[k16]; }
-  __device__ __forceinline__ const Fragment& lo_step(int k16) const { return lo[k16]; }
-};
-
-// A consumer's operands of one k block: x's (SharedX or RegisterX), W's descriptors at the
-// consumer's first k16 step.
-template <class X>
+// A consumer's operands of one k block: the descriptors of wgmma's A (hi, lo) and B (hi, lo) at
+// the block's first k16 step.
 struct BlockOperands {
-  X x;
-  uint64_t w_hi, w_lo;
+  uint64_t a_hi, a_lo, b_hi, b_lo;
 };
 
-// Each k block is two wgmma groups: the main products xh*wh of the consumer's kSteps k16 steps
-// (all four, or its half of them when both consumers share the rows), then their corrections
-// xh*wl, xl*wh. `reset`: the group's first product overwrites its accumulator set (scale-d = 0).
-template <int kSteps, class X>
-__device__ __forceinline__ void issue_main(Accumulators& acc, const BlockOperands<X>& b,
+// Each k block is two wgmma groups: the main products a_hi * b_hi of its k16 steps, then their
+// corrections a_hi * b_lo, a_lo * b_hi. `reset`: the group's first product overwrites its
+// accumulator set (scale-d = 0).
+template <int kN>
+__device__ __forceinline__ void issue_main(Accumulators<kN>& acc, const BlockOperands& b,
                                            bool reset) {
   wgmma_fence();
 #pragma unroll
-  for (int k16 = 0; k16 < kSteps; ++k16) {
+  for (int k16 = 0; k16 < kBlockSteps; ++k16) {
     const uint64_t k_offset = k16 * kStepDescriptorUnits;
-    wgmma_m64n128k16(acc.main, b.x.hi_step(k16), b.w_hi + k_offset, !reset || k16 > 0);
+    Wgmma<kN>::f32(acc.main, b.a_hi + k_offset, b.b_hi + k_offset, !reset || k16 > 0);
   }
   wgmma_commit();
 }
 
-template <int kSteps, class X>
-__device__ __forceinline__ void issue_corrections(Accumulators& acc, const BlockOperands<X>& b,
+template <int kN>
+__device__ __forceinline__ void issue_corrections(Accumulators<kN>& acc, const BlockOperands& b,
                                                   bool reset) {
   wgmma_fence();
 #pragma unroll
-  for (int k16 = 0; k16 < kSteps; ++k16) {
+  for (int k16 = 0; k16 < kBlockSteps; ++k16) {
     const uint64_t k_offset = k16 * kStepDescriptorUnits;
-    wgmma_m64n128k16_f16(acc.corrections, b.x.hi_step(k16), b.w_lo + k_offset,
-                         !reset || k16 > 0);
-    wgmma_m64n128k16_f16(acc.corrections, b.x.lo_step(k16), b.w_hi + k_offset, 1u);
+    Wgmma<kN>::f16(acc.corrections, b.a_hi + k_offset, b.b_lo + k_offset, !reset || k16 > 0);
+    Wgmma<kN>::f16(acc.corrections, b.a_lo + k_offset, b.b_hi + k_offset, 1u);
   }
   wgmma_commit();
 }
 
-// With shared rows, where x's fragments come from: the split of x in global memory (L2-resident:
-// 2 MiB at m = 64), whose columns are in fragment order (SplitColumns::wgmma_a_fragments, rows
-// zero-filled to whole k blocks), so a thread's fragments of its two k16 steps of a k block are
-// 16 bytes a row and plane. Each thread copies its own 64 bytes of a k block (cp.async) into a
-// stage of its own in the ring's last slot, kStages k blocks ahead (as soon as the block the
-// stage held is issued), in the producer's order of work units and k blocks, and reads them into
-// registers just before issuing the block.
-// Loading them from global memory straight into registers did not work out (docs/perf-notes.md):
-// one block ahead of their use, carried across loop iterations, the compiler's copies between
-// iterations wrote registers a running wgmma still read (which PTX forbids until its group
-// completes: wrong results); loaded after each block's wait, their latency showed in full
-// (0.148 ms at m = 64).
-class XFragmentStream {
- public:
-  static constexpr int kStages = 2;
-  static constexpr int kParts = 4;  // hi row g, hi row g + 8, lo row g, lo row g + 8
-  static constexpr int kThreads = 128 * kConsumerWarpgroups;
-  static_assert(kStages * kParts * kThreads * sizeof(uint4) == sizeof(Slot),
-                "the stages fill one ring slot");
+// The 128 x 128 tiles' accumulators: x's 64 rows of the consumer by W's 128.
+using TileAccumulators = Accumulators<kTileN>;
 
-  // This thread's rows (warp w % 4: 16w + lane / 4, and 8 more; those past m come as zeros) and
-  // columns (the consumer's half of each k block); starts copying the CTA's first k blocks.
-  __device__ __forceinline__ void start(SharedStorage& s, const WgmmaLayerOperands& p,
-                                        const TileWalk& walk, int consumer) {
-    const int lane = threadIdx.x % 32;
-    const int row = (threadIdx.x / 32 % 4) * 16 + lane / 4;
-    const int64_t column = consumer * kSharedRowSteps * 16 + 8 * (lane % 4);
-    const int m = static_cast<int>(p.m);
-    valid_[0] = row < m;
-    valid_[1] = row + 8 < m;
-    // rows past m point inside x (their copies write zeros and read nothing)
-    const int64_t first_row = valid_[0] ? row : 0;
-    hi_ = reinterpret_cast<const uint4*>(p.x_split + first_row * p.x_row_stride + column);
-    rows_apart_ = valid_[1] ? p.x_row_stride : 0;  // 8 rows, in uint4s of 8 fp16
-    planes_apart_ = p.m * p.x_row_stride / 8;
-    stages_ = reinterpret_cast<uint4*>(&s.slots[kSlots - 1]) + (threadIdx.x - 128);
-    index_ = blockIdx.x;
-    if (index_ < walk.units()) begin_unit(walk);
-#pragma unroll
-    for (int stage = 0; stage < kStages; ++stage) copy_next(walk, stage);
-  }
-
-  // The fragments of the k block to issue next (its copy waited for).
-  __device__ __forceinline__ RegisterX current() const {
-    copy_async_wait<kStages - 1>();
-    const uint4* from = stages_ + used_ % kStages * kParts * kThreads;
-    const uint4 hi0 = from[0], hi1 = from[kThreads], lo0 = from[2 * kThreads],
-                lo1 = from[3 * kThreads];
-    // Word w of a row's 16 bytes holds step w / 2's register pair of that row: halves
-    // (2t, 2t+1) for even w, (2t+8, 2t+9) for odd w (split_column); the fragment takes rows
-    // g, g + 8, g, g + 8.
-    static_assert(kSharedRowSteps == 2, "16 bytes a row hold two k16 steps");
-    return {{{hi0.x, hi1.x, hi0.y, hi1.y}, {hi0.z, hi1.z, hi0.w, hi1.w}},
-            {{lo0.x, lo1.x, lo0.y, lo1.y}, {lo0.z, lo1.z, lo0.w, lo1.w}}};
-  }
-
-  // Moves on to the next k block once the block of current() is issued (its wgmma waited for
-  // the registers read from the stage), and copies the block kStages ahead into that stage.
-  __device__ __forceinline__ void advance(const TileWalk& walk) {
-    copy_next(walk, used_ % kStages);
-    ++used_;
-  }
-
- private:
-  __device__ __forceinline__ void begin_unit(const TileWalk& walk) {
-    const WorkUnit u = walk.unit(index_);
-    block_ = u.block_begin;
-    end_ = u.block_end;
-  }
-
-  // Copies the next k block to copy (if any is left) into `stage`, and commits a group either
-  // way, so that copy_async_wait counts blocks.
-  __device__ __forceinline__ void copy_next(const TileWalk& walk, int stage) {
-    if (index_ < walk.units()) {
-      const int64_t at = int64_t(block_) * (kBlockK / 8);
-      uint4* to = stages_ + stage * kParts * kThreads;
-      copy_async<16>(to, hi_ + at, valid_[0]);
-      copy_async<16>(to + kThreads, hi_ + rows_apart_ + at, valid_[1]);
-      copy_async<16>(to + 2 * kThreads, hi_ + planes_apart_ + at, valid_[0]);
-      copy_async<16>(to + 3 * kThreads, hi_ + planes_apart_ + rows_apart_ + at, valid_[1]);
-      if (++block_ == end_) {
-        index_ += gridDim.x;
-        if (index_ < walk.units()) begin_unit(walk);
-      }
-    }
-    copy_async_commit();
-  }
-
-  const uint4* hi_ = nullptr;  // the hi plane's first row of this thread, at its columns
-  int64_t rows_apart_ = 0, planes_apart_ = 0;
-  bool valid_[2] = {false, false};
-  uint4* stages_ = nullptr;  // this thread's first 16 bytes of the stages
-  int index_ = 0, block_ = 0, end_ = 0;  // the work unit and k block to copy next
-  int used_ = 0;                         // k blocks issued
-};
-
-struct NoXStream {};
-
-__device__ __forceinline__ void promote_main(float (&sum)[64], Accumulators& acc) {
-  acc.pin_main();
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum[i] += acc.main[i];
+// Hands a ring slot back to the producer: one arrival per consumer warp.
+__device__ __forceinline__ void release_slot(SharedStorage& s, int slot) {
+  __syncwarp();
+  if (threadIdx.x % 32 == 0) mbarrier_arrive(&s.empty[slot]);
 }
 
-__device__ __forceinline__ void promote_corrections(float (&sum)[64], Accumulators& acc) {
-  acc.pin_corrections();
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum[i] += acc.correction(i);
-}
-
-// A consumer warpgroup's walk through the shared-memory ring, in the producer's order
-// (kSlotsPerBlock slots a k block), and which k blocks' slots it still holds, each noted by the
-// ring index of its first slot (kNone: none). With shared rows it also reads x's fragments
-// (XFragmentStream).
-//
-// When a block's slots go back differs with the bound. At m > 64 the tensor cores bound the
-// kernel: a block's groups stay queued behind the next block's, and its slots go back once the
-// next block is issued and its own groups are done. With shared rows (m <= 64) W's stream bounds
-// it, and the stream runs as fast as the bytes in flight allow: a block's slot goes back as soon
-// as its groups are done, so that no slot holding finished work waits for the next block's data
-// (docs/perf-notes.md measures both).
-template <bool kSharedRows>
+// A consumer warpgroup's walk through the shared-memory ring of the 128 x 128 tiles, in the
+// producer's order (two slots a k block, x's and W's), and which k block's slots it still holds,
+// noted by the ring index of its first slot (kNone: none). The tensor cores bound the kernel
+// there: a block's groups stay queued behind the next block's, and its slots go back once the
+// next block is issued and its own groups are done.
 struct ConsumerRing {
-  static constexpr int kSteps = kSharedRows ? kSharedRowSteps : kBlockSteps;  // k16 steps a block
-  static constexpr int kBlockSlots = kSlotsPerBlock<kSharedRows>;
   static constexpr int kNone = -1;
-  using X = std::conditional_t<kSharedRows, RegisterX, SharedX>;
-  RingPosition<kRingSlots<kSharedRows>> at;
-  uint64_t first_step = 0;  // descriptor offset of the consumer's first k16 step of a block
+  RingPosition<kSlots> at;
   int held = kNone;    // the last k block whose groups may still be in flight
   int issued = kNone;  // the k block just waited for by wait_block
-  std::conditional_t<kSharedRows, XFragmentStream, NoXStream> x_stream;
 
   __device__ __forceinline__ const Slot& wait_slot(SharedStorage& s) {
     const int slot = at.slot;
@@ -530,21 +481,15 @@ struct ConsumerRing {
     return s.slots[slot];
   }
 
-  // Waits for the next k block's slots and notes them in `issued`.
-  __device__ __forceinline__ BlockOperands<X> wait_block(SharedStorage& s, int row_offset) {
+  // Waits for the next k block's slots and notes them in `issued`: wgmma's A is x at the
+  // consumer's rows, B is W.
+  __device__ __forceinline__ BlockOperands wait_block(SharedStorage& s, int row_offset) {
     issued = at.slot;
-    if constexpr (kSharedRows) {
-      const Slot& w = wait_slot(s);
-      return {x_stream.current(), smem_descriptor(w.planes[0]) + first_step,
-              smem_descriptor(w.planes[1]) + first_step};
-    } else {
-      const Slot& x = wait_slot(s);
-      const Slot& w = wait_slot(s);
-      const int x_row = row_offset * kBlockK;
-      return {{smem_descriptor(x.planes[0] + x_row), smem_descriptor(x.planes[1] + x_row)},
-              smem_descriptor(w.planes[0]),
-              smem_descriptor(w.planes[1])};
-    }
+    const Slot& x = wait_slot(s);
+    const Slot& w = wait_slot(s);
+    const int x_row = row_offset * kBlockK;
+    return {smem_descriptor(x.planes[0] + x_row), smem_descriptor(x.planes[1] + x_row),
+            smem_descriptor(w.planes[0]), smem_descriptor(w.planes[1])};
   }
 
   // Hands the slots of the k block whose first slot is `first` back to the producer.
@@ -552,73 +497,56 @@ struct ConsumerRing {
     __syncwarp();
     if (threadIdx.x % 32 == 0 && first != kNone) {
 #pragma unroll
-      for (int i = 0; i < kBlockSlots; ++i)
-        mbarrier_arrive(&s.empty[(first + i) % kRingSlots<kSharedRows>]);
+      for (int i = 0; i < 2; ++i) mbarrier_arrive(&s.empty[(first + i) % kSlots]);
     }
   }
 
   // Waits for the next k block and issues both of its groups (not waited for); `reset_main` and
   // `reset_corrections`: that group's first product overwrites its accumulators.
-  __device__ __forceinline__ void issue_block(SharedStorage& s, const TileWalk& walk,
-                                              Accumulators& acc, int row_offset, bool reset_main,
+  __device__ __forceinline__ void issue_block(SharedStorage& s, TileAccumulators& acc,
+                                              int row_offset, bool reset_main,
                                               bool reset_corrections) {
-    const BlockOperands<X> b = wait_block(s, row_offset);
-    issue_main<kSteps>(acc, b, reset_main);
-    issue_corrections<kSteps>(acc, b, reset_corrections);
-    if constexpr (kSharedRows) x_stream.advance(walk);
+    const BlockOperands b = wait_block(s, row_offset);
+    issue_main(acc, b, reset_main);
+    issue_corrections(acc, b, reset_corrections);
   }
 
-  // Hands back the slots of the blocks whose groups have completed (see the struct's comment):
-  // with shared rows the block just issued, otherwise the one before it.
+  // Hands back the slots of the block before the one just issued, once its groups are done.
   __device__ __forceinline__ void release_previous(SharedStorage& s) {
-    if constexpr (kSharedRows) {  // no block is held past its own release
-      wgmma_wait<0>();
-      release(s, issued);
-    } else {
-      wgmma_wait<2>();
-      release(s, held);
-      held = issued;
-    }
+    wgmma_wait<2>();
+    release(s, held);
+    held = issued;
   }
 
   // Promotes the chunk just issued and issues the first k block of the next chunk of the same
-  // tile. At m > 64 without draining: the main sums are promoted as soon as their group is done,
-  // while the chunk's last corrections still run (and before the wait for the next k block's
-  // data); then, when `corrections_due`, the corrections once they are done, while the new
-  // chunk's main products run, and the new chunk starts them afresh. With shared rows every group
-  // is done already.
-  __device__ __forceinline__ void next_chunk(SharedStorage& s, const TileWalk& walk,
-                                             Accumulators& acc, float (&sum)[64], int row_offset,
+  // tile, without draining: the main sums are promoted as soon as their group is done, while the
+  // chunk's last corrections still run (and before the wait for the next k block's data); then,
+  // when `corrections_due`, the corrections once they are done, while the new chunk's main
+  // products run, and the new chunk starts them afresh.
+  __device__ __forceinline__ void next_chunk(SharedStorage& s, TileAccumulators& acc,
+                                             float (&sum)[64], int row_offset,
                                              bool corrections_due) {
-    if constexpr (kSharedRows) {
-      wgmma_wait<0>();  // done already; ptxas needs to see it, or it serializes every wgmma
-      promote_main(sum, acc);
-      if (corrections_due) promote_corrections(sum, acc);
-      issue_block(s, walk, acc, row_offset, true, corrections_due);
-      release_previous(s);
-      return;
-    }
     wgmma_wait<1>();
-    promote_main(sum, acc);
-    const BlockOperands<X> b = wait_block(s, row_offset);
-    issue_main<kSteps>(acc, b, true);
+    acc.promote_main(sum);
+    const BlockOperands b = wait_block(s, row_offset);
+    issue_main(acc, b, true);
     wgmma_wait<1>();
     release(s, held);
-    if (corrections_due) promote_corrections(sum, acc);
-    issue_corrections<kSteps>(acc, b, corrections_due);
+    if (corrections_due) acc.promote_corrections(sum);
+    issue_corrections(acc, b, corrections_due);
     held = issued;
   }
 
   // Promotes the tile's last chunk: the main sums while the last corrections run, then the
   // corrections once every group is done.
-  __device__ __forceinline__ void end_tile(SharedStorage& s, Accumulators& acc,
+  __device__ __forceinline__ void end_tile(SharedStorage& s, TileAccumulators& acc,
                                            float (&sum)[64]) {
     wgmma_wait<1>();
-    promote_main(sum, acc);
+    acc.promote_main(sum);
     wgmma_wait<0>();
     release(s, held);
     held = kNone;
-    promote_corrections(sum, acc);
+    acc.promote_corrections(sum);
   }
 };
 
@@ -627,48 +555,39 @@ __device__ __forceinline__ void consumers_meet() {
   asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumerWarpgroups) : "memory");
 }
 
-// Sums of a tile split over CTAs (split-K slices) or over the two consumers (kSharedRows): every
-// consumer publishes its sums to the workspace, [slice][tile][consumer][element i][thread],
-// coalesced per i, and the CTA counts itself in on the tile's counter. The last CTA to arrive
-// adds up the parts that cover this thread's outputs, in slice order and, with shared rows,
-// consumer order, from the workspace: the result is bit-identical whichever CTA arrives last. It
-// resets the counter and returns true with the total in `sum`; the others zero `sum` and return
-// false.
-template <bool kSharedRows>
+// Sums of a tile split over CTAs (split-K slices): every consumer publishes its kValues sums a
+// thread to the workspace, [slice][tile][consumer][element i][thread], coalesced per i, and the
+// CTA counts itself in on the tile's counter. The last CTA to arrive adds up the parts of this
+// thread's outputs in slice order from the workspace: the result is bit-identical whichever CTA
+// arrives last. It resets the counter and returns true with the total in `sum`; the others zero
+// `sum` and return false.
+template <int kValues>
 __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, const TileWalk& walk,
-                              const WorkUnit& unit, int consumer, float (&sum)[64]) {
+                              const WorkUnit& unit, int consumer, float (&sum)[kValues]) {
   constexpr int kThreadsPerPart = 128;
   const int thread = threadIdx.x % kThreadsPerPart;
-  const auto part = [&](int slice, int owner) {
+  const auto part = [&](int slice) {
     return p.workspace +
-           ((int64_t(slice) * walk.tiles() + unit.tile) * kConsumerWarpgroups + owner) * 64 *
-               kThreadsPerPart +
+           ((int64_t(slice) * walk.tiles() + unit.tile) * kConsumerWarpgroups + consumer) *
+               kValues * kThreadsPerPart +
            thread;
   };
-  float* mine = part(unit.slice, consumer);
+  float* mine = part(unit.slice);
 #pragma unroll
-  for (int i = 0; i < 64; ++i) __stcg(mine + i * kThreadsPerPart, sum[i]);
+  for (int i = 0; i < kValues; ++i) __stcg(mine + i * kThreadsPerPart, sum[i]);
   __threadfence();
   consumers_meet();
   if (threadIdx.x == 128)
     s.last_arrival = atomicAdd(&p.counters[unit.tile], 1) == walk.slices - 1;
   consumers_meet();
-  if (!s.last_arrival) {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
-    return false;
-  }
+  for (int i = 0; i < kValues; ++i) sum[i] = 0.0f;
+  if (!s.last_arrival) return false;
   __threadfence();
-  constexpr int kOwners = kSharedRows ? kConsumerWarpgroups : 1;
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
   for (int slice = 0; slice < walk.slices; ++slice) {
+    const float* from = part(slice);
 #pragma unroll
-    for (int o = 0; o < kOwners; ++o) {
-      const float* from = part(slice, kSharedRows ? o : consumer);
-#pragma unroll
-      for (int i = 0; i < 64; ++i) sum[i] += __ldcg(from + i * kThreadsPerPart);
-    }
+    for (int i = 0; i < kValues; ++i) sum[i] += __ldcg(from + i * kThreadsPerPart);
   }
   if (threadIdx.x == 128) p.counters[unit.tile] = 0;
   return true;
@@ -710,20 +629,15 @@ __device__ __forceinline__ void store_tile(const float (&sum)[64], const WgmmaLa
 // are issued, while they execute: `sum` holds the finished tile until then, each column group set
 // back to zero once stored, for the new tile's first promotion to add to. The CTA's last tile is
 // stored after its loop.
-template <bool kSharedRows>
 __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consumer,
                         const TileWalk& walk) {
-  Accumulators acc;
+  TileAccumulators acc;
   float sum[64];  // promoted fp32 sums of the tile (during the next tile's first chunk: the
                   // finished tile, being stored)
 #pragma unroll
   for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
-  const int row_offset = kSharedRows ? 0 : consumer * kRowsPerConsumer;
-  ConsumerRing<kSharedRows> ring;
-  if constexpr (kSharedRows) {
-    ring.first_step = consumer * kSharedRowSteps * kStepDescriptorUnits;
-    ring.x_stream.start(s, p, walk, consumer);
-  }
+  const int row_offset = consumer * kRowsPerConsumer;
+  ConsumerRing ring;
   bool finished_tile = false;
   TileCoords finished{};
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
@@ -745,8 +659,8 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
     for (int kb = 0; kb < kFirstChunkBlocks + kPromoteBlocks - 1; ++kb) {
       const bool has_block = kb < first_chunk_blocks;
-      if (has_block) ring.issue_block(s, walk, acc, row_offset, kb == 0, kb == 0);
-      if (!kSharedRows && kb < kFirstChunkBlocks && finished_tile) {
+      if (has_block) ring.issue_block(s, acc, row_offset, kb == 0, kb == 0);
+      if (kb < kFirstChunkBlocks && finished_tile) {
         EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
@@ -761,46 +675,110 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     if (first_chunk_blocks == k_blocks) {
       ring.end_tile(s, acc, sum);
     } else {
-      ring.next_chunk(s, walk, acc, sum, row_offset, true);
+      ring.next_chunk(s, acc, sum, row_offset, true);
       // The other chunks; each iteration issues the rest of its chunk and promotes it.
       for (int chunk = first_chunk_blocks, index = 0; chunk < k_blocks;
            chunk += kPromoteBlocks, ++index) {
 #pragma unroll
         for (int kb = 1; kb < kPromoteBlocks; ++kb) {
-          ring.issue_block(s, walk, acc, row_offset, false, false);
+          ring.issue_block(s, acc, row_offset, false, false);
           ring.release_previous(s);
         }
         if (chunk + kPromoteBlocks == k_blocks) {
           ring.end_tile(s, acc, sum);
         } else {
-          ring.next_chunk(s, walk, acc, sum, row_offset,
+          ring.next_chunk(s, acc, sum, row_offset,
                           index % kCorrectionChunks == kCorrectionChunks - 1);
         }
       }
     }
-    // Split over CTAs or consumers: only the tile's last CTA to finish goes on to the epilogue,
-    // with the sum of all parts.
-    finished_tile = (walk.slices == 1 && !kSharedRows) ||
-                    combine_parts<kSharedRows>(s, p, walk, unit, consumer, sum);
+    // Split over CTAs: only the tile's last CTA to finish goes on to the epilogue, with the sum
+    // of all parts.
+    finished_tile = walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum);
     finished = t;
-    if constexpr (kSharedRows) {
-      // Stored at once: with shared rows the registers of the wgmma A fragments leave no room
-      // to hold a finished tile through the next one's first chunk (ptxas would serialize the
-      // wgmma), and the plan gives most CTAs one work unit anyway.
-      if (finished_tile) {
-        store_tile(sum, p, finished, row_offset);
-#pragma unroll
-        for (int i = 0; i < 64; ++i) sum[i] = 0.0f;
-      }
-      finished_tile = false;
-    }
   }
   if (finished_tile) store_tile(sum, p, finished, row_offset);
 }
 
+// Unscale, bias, Mish twice and store a transposed tile's sums (Accumulators<kN> layout): this
+// thread's outputs are y's columns n0 + 64 * consumer + (warp % 4) * 16 + lane / 4 and 8 more (W's
+// rows, h = 0, 1), in y's rows 8j + 2 * (lane % 4) + r (x's rows, r = 0, 1), at sum[4j + 2h + r].
+// Rows past m and columns past n hold zeros from the zero-filled loads; they are not stored.
+template <int kN>
+__device__ __forceinline__ void store_transposed(const float (&sum)[kN / 2],
+                                                 const WgmmaLayerOperands& p, int n0,
+                                                 int consumer) {
+  const int lane = threadIdx.x % 32;
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+  const int first_col = n0 + consumer * kRowsPerConsumer + (threadIdx.x / 32 % 4) * 16 + lane / 4;
+  float col_unscale[2], col_bias[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int col = first_col + 8 * h;
+    col_unscale[h] = col < n ? p.w_unscale[col] : 0.0f;
+    col_bias[h] = col < n ? p.bias[col] : 0.0f;
+  }
+#pragma unroll
+  for (int j = 0; j < kN / 8; ++j) {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int row = 8 * j + 2 * (lane % 4) + r;
+      if (row >= m) continue;
+      const float row_unscale = p.x_unscale[row];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int col = first_col + 8 * h;
+        if (col < n)
+          p.y[int64_t(row) * n + col] =
+              mish(mish(sum[4 * j + 2 * h + r] * row_unscale * col_unscale[h] + col_bias[h]));
+      }
+    }
+  }
+}
+
+// The transposed path's consumer (see the header comment): per k block, W's 64 rows of this
+// consumer are wgmma's A and x's kN rows its B; the block's slot goes back as soon as its groups
+// are done. The main sums are promoted every kPromoteBlocks blocks of the unit and at its end,
+// the corrections every kCorrectionChunks such chunks and at its end; every read of the
+// accumulators follows the wait for the groups that wrote them in the same iteration.
+template <int kN>
+__device__ void consume_transposed(SharedStorage& s, const WgmmaLayerOperands& p, int consumer,
+                                   const TileWalk& walk) {
+  using Ring = TransposedRing<kN>;
+  constexpr int kCorrectionBlocks = kPromoteBlocks * kCorrectionChunks;
+  Accumulators<kN> acc;
+  float sum[Accumulators<kN>::kValues];
+  RingPosition<Ring::kSlots> at;
+  const int w_rows = consumer * kRowsPerConsumer * kBlockK;  // this consumer's rows of W's planes
+  for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
+    const WorkUnit unit = walk.unit(index);
+#pragma unroll
+    for (int i = 0; i < Accumulators<kN>::kValues; ++i) sum[i] = 0.0f;
+    for (int b = 0; b < unit.blocks(); ++b) {
+      mbarrier_wait(&s.full[at.slot], at.phase);
+      const __half* w_hi = reinterpret_cast<const __half*>(Ring::w_plane(s, at.slot, 0));
+      const __half* w_lo = reinterpret_cast<const __half*>(Ring::w_plane(s, at.slot, 1));
+      const BlockOperands operands{smem_descriptor(w_hi + w_rows), smem_descriptor(w_lo + w_rows),
+                                   smem_descriptor(Ring::x_plane(s, at.slot, 0)),
+                                   smem_descriptor(Ring::x_plane(s, at.slot, 1))};
+      issue_main(acc, operands, b % kPromoteBlocks == 0);
+      issue_corrections(acc, operands, b % kCorrectionBlocks == 0);
+      wgmma_wait<0>();
+      release_slot(s, at.slot);
+      at.advance();
+      const bool last = b + 1 == unit.blocks();
+      if (last || (b + 1) % kPromoteBlocks == 0) acc.promote_main(sum);
+      if (last || (b + 1) % kCorrectionBlocks == 0) acc.promote_corrections(sum);
+    }
+    if (walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum))
+      store_transposed<kN>(sum, p, unit.at.n0, consumer);
+  }
+}
+
 #endif  // sm_90a
 
-template <bool kSharedRows>
+// kTransposedN: 0 for the 128 x 128 tiles, else the transposed path with x's rows padded to it.
+template <int kTransposedN>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fp16x3_layer_kernel(const __grid_constant__ CUtensorMap x_map,
                               const __grid_constant__ CUtensorMap w_map,
@@ -824,27 +802,50 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    if constexpr (!kSharedRows)
-      asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
   }
   __syncthreads();
   // When launched as a programmatic dependent of the kernel before it (the split of x), all
-  // above overlaps that kernel's run, and so does, with shared rows, the producer's stream of W
-  // (prepared before the split): no thread reads x, its scales or the split-K workspace before
-  // that kernel has completed (cudaGridDependencySynchronize).
+  // above overlaps that kernel's run, and so does, on the transposed path, the producer's first
+  // loads of W (prepared before the split): no thread reads x, its scales or the split-K
+  // workspace before that kernel has completed (cudaGridDependencySynchronize).
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;");
     if (threadIdx.x == 0) {
-      if constexpr (!kSharedRows) cudaGridDependencySynchronize();
-      produce<kSharedRows>(s, &x_map, &w_map, walk);
+      if constexpr (kTransposedN == 0) {
+        cudaGridDependencySynchronize();
+        produce(s, &x_map, &w_map, walk);
+      } else {
+        produce_transposed<kTransposedN>(s, &x_map, &w_map, walk);
+      }
     }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");
     cudaGridDependencySynchronize();
-    consume<kSharedRows>(s, p, warpgroup - 1, walk);
+    if constexpr (kTransposedN == 0)
+      consume(s, p, warpgroup - 1, walk);
+    else
+      consume_transposed<kTransposedN>(s, p, warpgroup - 1, walk);
   }
 #endif
+}
+
+// The instantiation for a plan's transposed_n (0: the 128 x 128 tiles).
+using LayerKernel = void (*)(CUtensorMap, CUtensorMap, WgmmaLayerOperands);
+constexpr int kTransposedNs[] = {8, 16, 32, 64};
+static_assert(kTransposedNs[3] == kRowsPerConsumer, "the transposed path covers m <= 64");
+
+LayerKernel layer_kernel(int transposed_n) {
+  switch (transposed_n) {
+    case 0: return wgmma_fp16x3_layer_kernel<0>;
+    case 8: return wgmma_fp16x3_layer_kernel<8>;
+    case 16: return wgmma_fp16x3_layer_kernel<16>;
+    case 32: return wgmma_fp16x3_layer_kernel<32>;
+    case 64: return wgmma_fp16x3_layer_kernel<64>;
+  }
+  throw std::invalid_argument("wgmma layer: no kernel for transposed_n " +
+                              std::to_string(transposed_n));
 }
 
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
@@ -899,7 +900,21 @@ bool wgmma_kernel_available() {
 
 size_t wgmma_layer_shared_bytes() { return kSharedBytes; }
 
-bool wgmma_shares_rows(int64_t m) { return m <= kRowsPerConsumer; }
+int wgmma_transposed_n(int64_t m) {
+  for (const int n : kTransposedNs)
+    if (m <= n) return n;
+  return 0;
+}
+
+int wgmma_ring_slots(int transposed_n) {
+  switch (transposed_n) {
+    case 8: return TransposedRing<8>::kSlots;
+    case 16: return TransposedRing<16>::kSlots;
+    case 32: return TransposedRing<32>::kSlots;
+    case 64: return TransposedRing<64>::kSlots;
+  }
+  return kSlots;
+}
 
 WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices) {
   WgmmaPlan plan;
@@ -913,49 +928,42 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
   plan.slice_blocks = static_cast<int>(ceil_div(k_blocks, wanted));
   plan.slices = static_cast<int>(ceil_div(k_blocks, plan.slice_blocks));
   plan.ctas = static_cast<int>(std::min<int64_t>(sms, int64_t(plan.tiles) * plan.slices));
-  plan.shared_rows = wgmma_shares_rows(m);
-  if (plan.slices > 1 || plan.shared_rows) {
+  plan.transposed_n = wgmma_transposed_n(m);
+  if (plan.slices > 1) {
+    // A tile's sums, kTileN columns by its rows: kTileM, or transposed_n on the transposed path.
+    const int rows = plan.transposed_n > 0 ? plan.transposed_n : kTileM;
     plan.counters = plan.tiles;
     plan.workspace_bytes =
-        size_t(plan.slices) * size_t(plan.tiles) * kTileM * kTileN * sizeof(float);
+        size_t(plan.slices) * size_t(plan.tiles) * size_t(rows) * kTileN * sizeof(float);
   }
   return plan;
 }
 
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
-SplitColumns wgmma_x_columns(int64_t m) {
-  return wgmma_shares_rows(m) ? SplitColumns::wgmma_a_fragments : SplitColumns::in_order;
-}
-
-int64_t wgmma_x_row_stride(int64_t m, int64_t k) {
-  return wgmma_shares_rows(m) ? round_up(k, kBlockK) : wgmma_split_row_stride(k);
-}
-
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");
-  for (const void* kernel : {reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<false>),
-                             reinterpret_cast<const void*>(wgmma_fp16x3_layer_kernel<true>)})
-    MISH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  for (const int transposed_n : {0, 8, 16, 32, 64})
+    MISH_CUDA_CHECK(cudaFuncSetAttribute(layer_kernel(transposed_n),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kSharedBytes)));
-  if (p.x_row_stride != wgmma_x_row_stride(p.m, p.k))
-    throw std::invalid_argument("wgmma layer: x's row stride is not wgmma_x_row_stride(m, k)");
-  // With shared rows x is read from registers, not through a tensor map.
-  const CUtensorMap x_map = wgmma_shares_rows(p.m)
-                                ? CUtensorMap{}
-                                : split_operand_map(p.x_split, p.m, p.k, p.x_row_stride, kTileM);
-  return {x_map, split_operand_map(p.w_split, p.n, p.k, wgmma_split_row_stride(p.k), kTileN)};
+  const int transposed_n = wgmma_transposed_n(p.m);
+  const int64_t stride = wgmma_split_row_stride(p.k);
+  return {split_operand_map(p.x_split, p.m, p.k, stride, transposed_n > 0 ? transposed_n : kTileM),
+          split_operand_map(p.w_split, p.n, p.k, stride, kTileN)};
 }
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,
                                cudaStream_t stream) {
-  // Small batches (split K or shared rows): programmatic dependent launch, so the kernel's blocks
-  // start while the split of x still runs and wait for it (cudaGridDependencySynchronize) once
-  // set up. At larger m the split takes long enough for the early blocks to cost more than the
-  // launch saves (docs/perf-notes.md); there the launch waits for it as usual.
+  // Small batches (split K or the transposed path): programmatic dependent launch, so the
+  // kernel's blocks start while the split of x still runs and wait for it
+  // (cudaGridDependencySynchronize) once set up. At larger m the split takes long enough for the
+  // early blocks to cost more than the launch saves (docs/perf-notes.md); there the launch waits
+  // for it as usual.
+  const int transposed_n = wgmma_transposed_n(p.m);
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = p.slices > 1 || wgmma_shares_rows(p.m);
+  overlap.val.programmaticStreamSerializationAllowed = p.slices > 1 || transposed_n > 0;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(ctas));
   config.blockDim = dim3(kThreads);
@@ -963,9 +971,7 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMap
   config.stream = stream;
   config.attrs = &overlap;
   config.numAttrs = 1;
-  const auto kernel = wgmma_shares_rows(p.m) ? wgmma_fp16x3_layer_kernel<true>
-                                             : wgmma_fp16x3_layer_kernel<false>;
-  MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, maps.x, maps.w, p));
+  MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, layer_kernel(transposed_n), maps.x, maps.w, p));
   MISH_CUDA_CHECK_LAUNCH();
 }
 

@@ -1,16 +1,13 @@
 // The fused Hopper layer: y = mish(mish(x * W^T + b)) in one sm_90a kernel on fp16 tensor cores
 // with fp16x3 split precision (see wgmma_fp16x3.cu for the design and the accuracy argument).
 // Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh): hi rows then lo rows,
-// wgmma_split_row_stride(k) fp16 apart for W and wgmma_x_row_stride(m, k) for x, with x's columns
-// in the order wgmma_x_columns(m), and a per-row 2^-e unscale factor.
+// wgmma_split_row_stride(k) fp16 apart, and a per-row 2^-e unscale factor.
 #pragma once
 #include <cuda.h>  // CUtensorMap (a plain struct; the driver library itself is not linked)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
-
-#include "row_split_fp16.cuh"
 
 namespace mish {
 
@@ -20,8 +17,8 @@ constexpr int kWgmmaTileN = 128;
 constexpr int kWgmmaBlockK = 64;
 // The shared-memory ring: slots of 32 KiB, each one k block of hi and lo of one operand's 128 rows.
 // A k block takes two, x's and W's, so seven hold three and a half and the producer runs one and a
-// half blocks ahead. With shared rows (m <= 64) wgmma reads x from registers, the ring carries W
-// alone, one slot a k block, in six slots, and the seventh stages x's fragments.
+// half blocks ahead. On the transposed path (m <= 64) the same bytes hold fewer, larger slots of
+// one k block each, W's and x's together (wgmma_ring_slots).
 constexpr int kWgmmaRingSlots = 7;
 // Threads per CTA: a TMA producer warpgroup and two wgmma consumer warpgroups.
 constexpr int kWgmmaThreads = 384;
@@ -46,15 +43,13 @@ constexpr int kWgmmaRowTopExponent = 4;
 int64_t wgmma_split_row_stride(int64_t k);
 
 struct WgmmaLayerOperands {
-  const __half* x_split = nullptr;    // [2m, x_row_stride]: x hi rows, then x lo rows (see
-                                      // wgmma_x_columns for their column order)
+  const __half* x_split = nullptr;    // [2m, stride]: x hi rows, then x lo rows
   const float* x_unscale = nullptr;   // [m]
   const __half* w_split = nullptr;    // [2n, stride]: W hi rows, then W lo rows
   const float* w_unscale = nullptr;   // [n]
   const float* bias = nullptr;        // [n]
   float* y = nullptr;                 // [m, n]
   int64_t m = 0, n = 0, k = 0;
-  int64_t x_row_stride = 0;  // wgmma_x_row_stride(m, k)
   int group_m = 0;  // m tiles per group of the tile walk (see wgmma_fp16x3.cu); 0: all of them
   // Split-K (WgmmaPlan): each tile's K in `slices` stretches of slice_blocks k blocks, summed
   // through `workspace` by the last slice to finish, counted on `counters` (one int per tile,
@@ -66,13 +61,13 @@ struct WgmmaLayerOperands {
 
 // How the kernel covers a problem on a device of `sms` SMs: when the output tiles are too few to
 // give every SM one, K is cut into slices (at least kWgmmaMinSliceK each) so that they do. At
-// m <= 64 (shared_rows) the two consumer warpgroups of a CTA take the same rows, each half of K.
+// m <= 64 the kernel computes each tile transposed (see wgmma_transposed_n).
 struct WgmmaPlan {
   int tiles = 0;
   int slices = 1, slice_blocks = 0;
-  bool shared_rows = false;
+  int transposed_n = 0;        // wgmma_transposed_n(m)
   int ctas = 0;                // persistent grid: at most one per SM
-  size_t workspace_bytes = 0;  // partial sums, when slices > 1 or shared_rows
+  size_t workspace_bytes = 0;  // partial sums, when slices > 1
   int counters = 0;            // one per tile, likewise
 };
 constexpr int kWgmmaMinSliceK = 1024;
@@ -80,13 +75,18 @@ constexpr int kWgmmaMinSliceK = 1024;
 // `slices` > 0 fixes the split-K factor (capped at one slice per k block); 0 lets the plan pick.
 WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices);
 
-// Whether the kernel runs with shared rows for m rows of x (see WgmmaPlan).
-bool wgmma_shares_rows(int64_t m);
+// The transposed path for m rows of x: at m <= 64 W's 128 rows of a tile take wgmma's M side and
+// x's rows its N side, padded to the returned 8, 16, 32 or 64; 0 for larger m, where the kernel
+// takes 128 x 128 tiles with x on the M side.
+int wgmma_transposed_n(int64_t m);
+
+// Slots of the shared-memory ring for a plan's transposed_n (kWgmmaRingSlots at 0).
+int wgmma_ring_slots(int transposed_n);
 
 // TMA descriptors for the two split operands, built once on the host (setup) and passed to every
 // launch by value.
 struct WgmmaTensorMaps {
-  CUtensorMap x;  // unused (zeros) with shared rows, where x is read into registers
+  CUtensorMap x;  // boxes of 128 rows, or of transposed_n rows on the transposed path
   CUtensorMap w;
 };
 
@@ -103,11 +103,5 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& operands, const WgmmaTe
 
 // Bytes of dynamic shared memory the main kernel takes per block.
 size_t wgmma_layer_shared_bytes();
-
-// How x is split for m rows (launch_row_split_fp16): with shared rows each consumer thread copies
-// its own wgmma A fragments from global memory, so x's columns come in fragment order and its rows
-// span whole k blocks (zero-filled); otherwise TMA loads it in order, rows as W's.
-SplitColumns wgmma_x_columns(int64_t m);
-int64_t wgmma_x_row_stride(int64_t m, int64_t k);
 
 }  // namespace mish

@@ -67,11 +67,10 @@ class WgmmaBackend final : public Backend {
 
   void setup(const Problem& p, const Tensors&, cudaStream_t) override {
     problem_ = p;
-    w_row_stride_ = wgmma_split_row_stride(p.k);
-    x_row_stride_ = wgmma_x_row_stride(p.m, p.k);
-    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * x_row_stride_));
+    row_stride_ = wgmma_split_row_stride(p.k);
+    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * row_stride_));
     x_unscale_ = DeviceBuffer<float>(p.m);
-    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * w_row_stride_));
+    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * row_stride_));
     w_unscale_ = DeviceBuffer<float>(p.n);
     operands_.x_split = x_split_.get();
     operands_.x_unscale = x_unscale_.get();
@@ -80,7 +79,6 @@ class WgmmaBackend final : public Backend {
     operands_.m = p.m;
     operands_.n = p.n;
     operands_.k = p.k;
-    operands_.x_row_stride = x_row_stride_;
     operands_.group_m = group_m_;
     maps_ = prepare_wgmma_layer(operands_);
     int device = 0, sms = 0;
@@ -99,12 +97,12 @@ class WgmmaBackend final : public Backend {
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
     launch_row_split_fp16(t.w, problem_.n, problem_.k, kWgmmaRowTopExponent, w_split_.get(),
-                          w_row_stride_, w_unscale_.get(), stream);
+                          row_stride_, w_unscale_.get(), stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
     launch_row_split_fp16(t.x, problem_.m, problem_.k, kWgmmaRowTopExponent, x_split_.get(),
-                          x_row_stride_, x_unscale_.get(), stream, wgmma_x_columns(problem_.m));
+                          row_stride_, x_unscale_.get(), stream);
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
@@ -112,25 +110,31 @@ class WgmmaBackend final : public Backend {
   }
 
   nlohmann::json describe() const override {
+    const bool transposed = plan_.transposed_n > 0;
     return {{"scheme", "fp16x3: per-row power-of-two scales, x.w ~ xh.wh + xh.wl + xl.wh"},
-            {"tile", fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
-            {"ring_slots", kWgmmaRingSlots},
-            {"x_operand", plan_.shared_rows
-                              ? "registers: wgmma A fragments copied per thread from global "
-                                "memory through a shared-memory stage"
-                              : "shared memory: TMA tiles in the ring"},
+            {"tile", transposed ? fmt::format("{}x{}x{} (W rows x x rows x k, transposed)",
+                                              kWgmmaTileN, plan_.transposed_n, kWgmmaBlockK)
+                                : fmt::format("{}x{}x{}", kWgmmaTileM, kWgmmaTileN, kWgmmaBlockK)},
+            {"ring_slots", wgmma_ring_slots(plan_.transposed_n)},
+            {"x_operand", transposed
+                              ? fmt::format("wgmma B from shared memory: TMA tiles of {} rows, in "
+                                            "W's ring slot",
+                                            plan_.transposed_n)
+                              : "wgmma A from shared memory: TMA tiles in the ring"},
             {"accumulators", "xh.wh in fp32, xh.wl + xl.wh in fp16"},
             {"row_scale", fmt::format("largest |v| of a row in [2^{}, 2^{})", kWgmmaRowTopExponent,
                                       kWgmmaRowTopExponent + 1)},
             {"promote_every_k", kWgmmaPromoteK},
             {"promote_corrections_every_k", kWgmmaPromoteK * kWgmmaCorrectionPromoteChunks},
             {"first_chunk_k", kWgmmaFirstChunkK},
-            {"kernel", plan_.shared_rows
-                           ? "wgmma_fp16x3_layer_kernel<shared rows>: both consumer warpgroups "
-                             "on the tile's first 64 rows, each half of every k block"
-                           : "wgmma_fp16x3_layer_kernel: 64 rows of the tile per consumer "
-                             "warpgroup"},
-            {"shared_rows", plan_.shared_rows},
+            {"kernel", transposed
+                           ? fmt::format("wgmma_fp16x3_layer_kernel<{}>: the tile transposed, "
+                                         "64 rows of W per consumer warpgroup by x's rows "
+                                         "padded to {}",
+                                         plan_.transposed_n, plan_.transposed_n)
+                           : "wgmma_fp16x3_layer_kernel<0>: 64 rows of x per consumer "
+                             "warpgroup by 128 of W"},
+            {"transposed_n", plan_.transposed_n},
             {"ctas", plan_.ctas},
             {"split_k", plan_.slices},
             {"workspace_bytes", plan_.workspace_bytes},
@@ -144,7 +148,7 @@ class WgmmaBackend final : public Backend {
 
  private:
   Problem problem_;
-  int64_t w_row_stride_ = 0, x_row_stride_ = 0;  // fp16 between rows of the split operands
+  int64_t row_stride_ = 0;  // fp16 between rows of the split operands
   DeviceBuffer<__half> x_split_, w_split_;
   DeviceBuffer<float> x_unscale_, w_unscale_;
   WgmmaLayerOperands operands_;

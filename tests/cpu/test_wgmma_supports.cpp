@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
 
 #include "backends/registry.h"
 #include "common/errors.h"
@@ -77,7 +78,7 @@ TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   EXPECT_EQ(large.tiles, 512);
   EXPECT_EQ(large.slices, 1);
   EXPECT_EQ(large.ctas, 132);
-  EXPECT_FALSE(large.shared_rows);
+  EXPECT_EQ(large.transposed_n, 0);
   EXPECT_EQ(large.workspace_bytes, 0u);
 
   const WgmmaPlan small = plan_wgmma_layer(64, 8192, 8192, 132, 0);
@@ -85,15 +86,19 @@ TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   EXPECT_EQ(small.slices, 2);
   EXPECT_EQ(small.slice_blocks, 64);
   EXPECT_EQ(small.ctas, 128);
-  EXPECT_TRUE(small.shared_rows);
+  EXPECT_EQ(small.transposed_n, 64);
   EXPECT_EQ(small.counters, 64);
-  EXPECT_EQ(small.workspace_bytes, size_t(2) * 64 * 128 * 128 * sizeof(float));
+  EXPECT_EQ(small.workspace_bytes, size_t(2) * 64 * 64 * 128 * sizeof(float));
 
-  // Shared rows need the workspace even without split-K.
+  // The transposed tile's parts hold x's padded rows only; without split-K there are none.
+  const WgmmaPlan eight = plan_wgmma_layer(8, 8192, 8192, 132, 0);
+  EXPECT_EQ(eight.transposed_n, 8);
+  EXPECT_EQ(eight.workspace_bytes, size_t(2) * 64 * 8 * 128 * sizeof(float));
   const WgmmaPlan one = plan_wgmma_layer(1, 128, 64, 132, 0);
   EXPECT_EQ(one.slices, 1);
-  EXPECT_TRUE(one.shared_rows);
-  EXPECT_GT(one.workspace_bytes, 0u);
+  EXPECT_EQ(one.transposed_n, 8);
+  EXPECT_EQ(one.workspace_bytes, 0u);
+  EXPECT_EQ(one.counters, 0);
 
   // Slices are at least kWgmmaMinSliceK long unless fixed.
   const WgmmaPlan short_k = plan_wgmma_layer(128, 128, 2048, 132, 0);
@@ -102,6 +107,21 @@ TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   EXPECT_EQ(fixed.slices, 7);  // 32 k blocks as 6 x 5 + 2
   EXPECT_EQ(fixed.slice_blocks, 5);
   EXPECT_EQ(plan_wgmma_layer(128, 128, 100, 132, 50).slices, 2) << "at most one per k block";
+}
+
+// x's rows take wgmma's N side at m <= 64, padded to the next of 8, 16, 32 and 64; a ring slot then
+// holds one k block of W's 128 rows and x's padded rows, as many as 7 x 32 KiB hold.
+TEST(WgmmaPlan, TransposedPathPadsXRowsToTheWgmmaN) {
+  const std::pair<int64_t, int> cases[] = {{1, 8},   {8, 8},   {9, 16},  {16, 16}, {17, 32},
+                                           {32, 32}, {33, 64}, {64, 64}, {65, 0},  {1024, 0}};
+  for (const auto& [m, n] : cases) EXPECT_EQ(wgmma_transposed_n(m), n) << "m = " << m;
+  EXPECT_EQ(wgmma_ring_slots(0), kWgmmaRingSlots);
+  for (const int n : {8, 16, 32, 64}) {
+    const int64_t slot_bytes = 2 * (kWgmmaTileN + n) * kWgmmaBlockK * 2;  // hi and lo, fp16
+    EXPECT_EQ(wgmma_ring_slots(n), kWgmmaRingSlots * 32 * 1024 / slot_bytes) << "n = " << n;
+  }
+  EXPECT_EQ(wgmma_ring_slots(64), 4);
+  EXPECT_EQ(wgmma_ring_slots(8), 6);
 }
 
 }  // namespace

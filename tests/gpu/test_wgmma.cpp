@@ -1,8 +1,9 @@
 // The fused Hopper backend end to end through the runner: every element verified against the
 // float64 reference, on the default problem (with the accuracy bar of max |error| <= 1e-5) and on
 // smaller shapes that exercise one tile, a partial promotion chunk and several tiles per CTA;
-// the small-batch paths (split-K over CTAs, and at m <= 64 both consumers on the same rows) on
-// odd shapes, spread over every SM at full width, and bit-identical from run to run.
+// the small-batch paths (split-K over CTAs, and at m <= 64 the transposed tile at each of its
+// padded widths) on odd shapes, spread over every SM at full width, and bit-identical from run to
+// run.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -42,14 +43,15 @@ TEST(Wgmma, VerifiesOnOtherShapes) {
       test_shape(1, 200, 100, Distribution::normal, 5),           // one row, partial tile, k block
       test_shape(129, 131, 70, Distribution::wide, 6),            // edge tiles in m and n, odd n
       test_shape(333, 2049, 3001, Distribution::kernelbench, 7),  // odd k: scalar split, split-K
-      test_shape(40, 17000, 700, Distribution::normal, 8),  // shared rows, 133 tiles: on 132 SMs
+      test_shape(40, 17000, 700, Distribution::normal, 8),  // transposed, 133 tiles: on 132 SMs
                                                             // one CTA takes two
+      test_shape(24, 300, 1000, Distribution::wide, 9),     // transposed at N = 32, rows past m
   };
   for (const Problem& p : problems) expect_verified(short_run({"wgmma"}, p).at(0), p);
 }
 
-// Split-K slices of uneven length (the last one shorter), with shared rows (m <= 64) and without,
-// several tiles per CTA, and slices shorter than a promotion chunk.
+// Split-K slices of uneven length (the last one shorter), transposed (m <= 64, each padded width)
+// and not, several tiles per CTA, and slices shorter than a promotion chunk.
 TEST(Wgmma, SplitKVerifiesOnOddShapes) {
   MISH_REQUIRE_HOPPER();
   struct Case {
@@ -58,7 +60,9 @@ TEST(Wgmma, SplitKVerifiesOnOddShapes) {
   };
   const Case cases[] = {
       {test_shape(1, 200, 100, Distribution::normal, 11), 2},      // two k blocks, one each
-      {test_shape(64, 384, 3001, Distribution::wide, 12), 3},      // shared rows, odd k
+      {test_shape(64, 384, 3001, Distribution::wide, 12), 3},      // transposed at N = 64, odd k
+      {test_shape(9, 700, 2000, Distribution::kernelbench, 17), 4},  // N = 16, 9 of its rows
+      {test_shape(31, 129, 1500, Distribution::normal, 18), 2},      // N = 32, a 1-column tile
       {test_shape(65, 131, 2049, Distribution::kernelbench, 13), 5},  // one row past shared rows
       {test_shape(300, 1000, 1500, Distribution::normal, 14), 4},  // 24 tiles x 4 on few SMs each
       {test_shape(33, 8192, 4096, Distribution::kernelbench, 15), 7},  // 64 tiles, 7 uneven slices
@@ -69,7 +73,8 @@ TEST(Wgmma, SplitKVerifiesOnOddShapes) {
         short_run({"wgmma"}, c.problem, {{"wgmma", {{"slices", c.slices}}}}).at(0);
     expect_verified(r, c.problem);
     if (c.slices > 0) EXPECT_EQ(r.details.at("split_k"), c.slices) << c.problem.shape();
-    EXPECT_EQ(r.details.at("shared_rows"), c.problem.m <= 64) << c.problem.shape();
+    EXPECT_EQ(r.details.at("transposed_n"), wgmma_transposed_n(c.problem.m))
+        << c.problem.shape();
   }
 }
 
@@ -94,8 +99,8 @@ TEST(Wgmma, SmallBatchesMeetTheFp32BarAndSpreadOverTheSms) {
 // The parts of a tile are added in a fixed order, whichever CTA finishes last.
 TEST(Wgmma, SplitKOutputIsBitIdenticalFromRunToRun) {
   MISH_REQUIRE_HOPPER();
-  for (const Problem& p : {test_shape(8, 8192, 8192), test_shape(64, 8192, 8192),
-                           test_shape(100, 4096, 4096)})
+  for (const Problem& p : {test_shape(8, 8192, 8192), test_shape(20, 8192, 8192),
+                           test_shape(64, 8192, 8192), test_shape(100, 4096, 4096)})
     expect_bit_identical_with_split_k("wgmma", p);
 }
 

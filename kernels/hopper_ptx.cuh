@@ -132,28 +132,29 @@ __device__ __forceinline__ void wgmma_wait() {
 template <int N>
 struct Wgmma;
 
-// One specialization: N, then per accumulator type the register list's text and constraints and
-// the operand numbers of descriptor A, descriptor B and the accumulate flag (after the list).
-#define MISH_WGMMA_SHAPE(N, F32_TEXT, F32_OPERANDS, F32_A, F32_B, F32_ACC, F16_TEXT,        \
-                         F16_OPERANDS, F16_A, F16_B, F16_ACC)                               \
-  template <>                                                                               \
-  struct Wgmma<N> {                                                                         \
-    __device__ static __forceinline__ void f32(float (&d)[N / 2], uint64_t a, uint64_t b,    \
-                                               uint32_t accumulate) {                       \
-      asm volatile("{\n.reg .pred acc;\nsetp.ne.b32 acc, %" F32_ACC ", 0;\n"               \
-                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 " F32_TEXT       \
-                   ", %" F32_A ", %" F32_B ", acc, 1, 1, 0, 0;\n}\n"                        \
-                   : F32_OPERANDS(d, 0)                                                     \
-                   : "l"(a), "l"(b), "r"(accumulate));                                      \
-    }                                                                                       \
-    __device__ static __forceinline__ void f16(uint32_t (&d)[N / 4], uint64_t a, uint64_t b, \
-                                               uint32_t accumulate) {                       \
-      asm volatile("{\n.reg .pred acc;\nsetp.ne.b32 acc, %" F16_ACC ", 0;\n"               \
-                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f16.f16.f16 " F16_TEXT       \
-                   ", %" F16_A ", %" F16_B ", acc, 1, 1, 0, 0;\n}\n"                        \
-                   : F16_OPERANDS(d, 0)                                                     \
-                   : "l"(a), "l"(b), "r"(accumulate));                                      \
-    }                                                                                       \
+// One member of Wgmma<N>: `name` takes COUNT accumulators of ACC_TYPE, instruction type DTYPE
+// (f32 or f16), their register list's text and constraints, and the operand numbers of
+// descriptor A, descriptor B and the accumulate flag (after the list).
+#define MISH_WGMMA_MEMBER(N, name, ACC_TYPE, COUNT, DTYPE, TEXT, OPERANDS, A, B, ACC)          \
+  __device__ static __forceinline__ void name(ACC_TYPE (&d)[COUNT], uint64_t a, uint64_t b,   \
+                                              uint32_t accumulate) {                          \
+    asm volatile("{\n.reg .pred acc;\nsetp.ne.b32 acc, %" ACC ", 0;\n"                         \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k16." DTYPE ".f16.f16 " TEXT           \
+                 ", %" A ", %" B ", acc, 1, 1, 0, 0;\n}\n"                                      \
+                 : OPERANDS(d, 0)                                                             \
+                 : "l"(a), "l"(b), "r"(accumulate));                                          \
+  }
+
+// One specialization: N, then per accumulator type (fp32, fp16) the register list's text and
+// constraints and the operand numbers of descriptor A, descriptor B and the accumulate flag.
+#define MISH_WGMMA_SHAPE(N, F32_TEXT, F32_OPERANDS, F32_A, F32_B, F32_ACC, F16_TEXT,         \
+                         F16_OPERANDS, F16_A, F16_B, F16_ACC)                                \
+  template <>                                                                                \
+  struct Wgmma<N> {                                                                          \
+    MISH_WGMMA_MEMBER(N, f32, float, N / 2, "f32", F32_TEXT, F32_OPERANDS, F32_A, F32_B,     \
+                      F32_ACC)                                                               \
+    MISH_WGMMA_MEMBER(N, f16, uint32_t, N / 4, "f16", F16_TEXT, F16_OPERANDS, F16_A, F16_B,  \
+                      F16_ACC)                                                               \
   };
 
 MISH_WGMMA_SHAPE(8, MISH_WGMMA_D4_TEXT, MISH_WGMMA_F4, "4", "5", "6",
@@ -168,6 +169,7 @@ MISH_WGMMA_SHAPE(128, MISH_WGMMA_D64_TEXT, MISH_WGMMA_F64, "64", "65", "66",
                  MISH_WGMMA_D32_TEXT, MISH_WGMMA_R32, "32", "33", "34")
 
 #undef MISH_WGMMA_SHAPE
+#undef MISH_WGMMA_MEMBER
 #undef MISH_WGMMA_D2_TEXT
 #undef MISH_WGMMA_D4_TEXT
 #undef MISH_WGMMA_D8_TEXT

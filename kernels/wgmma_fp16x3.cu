@@ -66,9 +66,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
-#include "cp_async.cuh"
 #include "cuda/cuda_check.cuh"
 #include "hopper_ptx.cuh"
 #include "mish.cuh"

@@ -9,20 +9,27 @@ namespace {
 
 constexpr int kUnroll = 8;
 
-__global__ void __launch_bounds__(1024) read_probe_kernel(const float4* data, size_t count,
-                                                           float* sink) {
+// evict_first: __ldcs (streaming, the probe); otherwise __ldcg (cached in L2 only, the flush).
+template <bool kEvictFirst>
+__device__ __forceinline__ float4 load(const float4* p) {
+  return kEvictFirst ? __ldcs(p) : __ldcg(p);
+}
+
+template <bool kEvictFirst>
+__global__ void __launch_bounds__(1024) streaming_read_kernel(const float4* data, size_t count,
+                                                               float* sink) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   float sum = 0.0f;
   for (; i + (kUnroll - 1) * stride < count; i += kUnroll * stride) {
     float4 v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(&data[i + u * stride]);
+    for (int u = 0; u < kUnroll; ++u) v[u] = load<kEvictFirst>(&data[i + u * stride]);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) sum += v[u].x + v[u].y + v[u].z + v[u].w;
   }
   for (; i < count; i += stride) {
-    const float4 v = __ldcs(&data[i]);
+    const float4 v = load<kEvictFirst>(&data[i]);
     sum += v.x + v.y + v.z + v.w;
   }
   __shared__ float block_sum;
@@ -33,13 +40,24 @@ __global__ void __launch_bounds__(1024) read_probe_kernel(const float4* data, si
   if (threadIdx.x == 0) sink[blockIdx.x] = block_sum;
 }
 
+template <bool kEvictFirst>
+void launch_streaming_read(const float4* data, size_t count, float* sink, int sms,
+                           const ReadProbeShape& shape, cudaStream_t stream) {
+  const int blocks = shape.blocks_per_sm * (sms > 0 ? sms : 1);
+  streaming_read_kernel<kEvictFirst><<<blocks, shape.threads, 0, stream>>>(data, count, sink);
+  MISH_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void launch_read_probe(const float4* data, size_t count, float* sink, int sms,
                        const ReadProbeShape& shape, cudaStream_t stream) {
-  const int blocks = shape.blocks_per_sm * (sms > 0 ? sms : 1);
-  read_probe_kernel<<<blocks, shape.threads, 0, stream>>>(data, count, sink);
-  MISH_CUDA_CHECK_LAUNCH();
+  launch_streaming_read<true>(data, count, sink, sms, shape, stream);
+}
+
+void launch_l2_evicting_read(const float4* data, size_t count, float* sink, int sms,
+                             cudaStream_t stream) {
+  launch_streaming_read<false>(data, count, sink, sms, kReadProbeShapes[1], stream);
 }
 
 }  // namespace mish

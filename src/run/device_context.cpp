@@ -59,8 +59,8 @@ std::unique_ptr<DeviceContext> open_device_context(int ordinal,
   context->clocks = ClockMonitor::open(device->ordinal, &context->clocks_note);
   if (!context->clocks && !quiet)
     fmt::print(stderr, "{}clocks not recorded: {}\n", label, context->clocks_note);
-  context->timer = std::make_unique<DeviceTimer>(context->stream.get(), device->l2_bytes, l2,
-                                                 context->clocks.get());
+  context->timer = std::make_unique<DeviceTimer>(context->stream.get(), device->l2_bytes,
+                                                 device->sms, l2, context->clocks.get());
   context->copy_bandwidth = measure_copy_bandwidth(*context->timer, copy_probe_bytes(*device));
   context->read_bandwidth =
       measure_read_bandwidth(*context->timer, read_probe_bytes(*device), device->sms);

@@ -48,11 +48,16 @@ L2Mode parse_l2_mode(const std::string& name) {
   throw UsageError(fmt::format("unknown L2 mode '{}'; choose flush or hot", name));
 }
 
-DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode,
+DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, int sms, L2Mode mode,
                          const ClockMonitor* clocks)
-    : stream_(stream), mode_(mode), clocks_(clocks) {
-  flush_bytes_ = l2_flush_bytes(l2_bytes, mode_);
-  if (flush_bytes_ > 0) MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
+    : stream_(stream), mode_(mode), clocks_(clocks), sms_(sms) {
+  flush_bytes_ = l2_flush_bytes(l2_bytes, mode_) / sizeof(float4) * sizeof(float4);
+  if (flush_bytes_ > 0) {
+    MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
+    MISH_CUDA_CHECK(cudaMalloc(&flush_sink_,
+                               sizeof(float) * kReadProbeMaxBlocksPerSm * (sms > 0 ? sms : 1)));
+    MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, 1, flush_bytes_, stream_));
+  }
   MISH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), sizeof(GateFlags),
                                 cudaHostAllocMapped));
   MISH_CUDA_CHECK(cudaEventCreate(&start_));
@@ -61,30 +66,34 @@ DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode,
 
 DeviceTimer::~DeviceTimer() {
   if (flush_buffer_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFree(flush_buffer_));
+  if (flush_sink_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFree(flush_sink_));
   if (gate_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFreeHost(gate_));
   if (start_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(start_));
   if (stop_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(stop_));
 }
 
-void DeviceTimer::flush_l2(int round) {
+// A read, not a write, of twice the L2: a write would leave the L2 full of dirty lines, whose
+// write-back to memory would then run inside the next timed sample, costing it the time to write
+// an L2's worth of bytes (docs/timing.md).
+void DeviceTimer::flush_l2() {
   if (mode_ == L2Mode::flush)
-    MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, round & 0xff, flush_bytes_, stream_));
+    launch_l2_evicting_read(static_cast<const float4*>(flush_buffer_),
+                            flush_bytes_ / sizeof(float4), flush_sink_, sms_, stream_);
 }
 
 Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleSettings& settings,
                              const ProgressFn& on_progress) {
   for (int i = 0; i < settings.warmup; ++i) {
-    flush_l2(i);
+    flush_l2();
     enqueue();
   }
   MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  int round = 0;
   return sample_until_done(settings, on_progress, [&](Sampling& sampling) {
     gate_->open = 0;
     gate_->timed_out = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     launch_stream_gate(gate_, kGateTimeoutNs, stream_);
-    flush_l2(round++);
+    flush_l2();
     MISH_CUDA_CHECK(cudaEventRecord(start_, stream_));
     enqueue();
     MISH_CUDA_CHECK(cudaEventRecord(stop_, stream_));

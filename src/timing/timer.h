@@ -22,8 +22,10 @@ using ProgressFn = std::function<void(double)>;
 
 class DeviceTimer {
  public:
-  // `clocks` may be null (no NVML): samples then carry no clock readings.
-  DeviceTimer(cudaStream_t stream, size_t l2_bytes, L2Mode mode, const ClockMonitor* clocks);
+  // `sms`: the device's multiprocessors (sizes the flush's grid). `clocks` may be null (no
+  // NVML): samples then carry no clock readings.
+  DeviceTimer(cudaStream_t stream, size_t l2_bytes, int sms, L2Mode mode,
+              const ClockMonitor* clocks);
   ~DeviceTimer();
   DeviceTimer(const DeviceTimer&) = delete;
   DeviceTimer& operator=(const DeviceTimer&) = delete;
@@ -41,13 +43,15 @@ class DeviceTimer {
   cudaStream_t stream() const { return stream_; }
 
  private:
-  void flush_l2(int round);
+  void flush_l2();
 
   cudaStream_t stream_;
   L2Mode mode_;
   const ClockMonitor* clocks_;
+  int sms_;
   size_t flush_bytes_ = 0;
   void* flush_buffer_ = nullptr;
+  float* flush_sink_ = nullptr;
   GateFlags* gate_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;

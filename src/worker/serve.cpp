@@ -115,7 +115,7 @@ class Worker {
       stream_ = std::make_unique<Stream>();
       std::string clocks_note;
       clocks_ = ClockMonitor::open(device_->ordinal, &clocks_note);
-      timer_ = std::make_unique<DeviceTimer>(stream_->get(), device_->l2_bytes,
+      timer_ = std::make_unique<DeviceTimer>(stream_->get(), device_->l2_bytes, device_->sms,
                                              parse_l2_mode(request.at("l2").get<std::string>()),
                                              clocks_.get());
       env.stream = stream_->get();

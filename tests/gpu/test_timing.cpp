@@ -1,13 +1,21 @@
 // Timing on the device: graph replays and cold-L2 samples verify; the stage breakdown adds up to
-// the whole pass; a capture that cannot succeed is an error that leaves the stream usable.
+// the whole pass; the L2 flush evicts and leaves nothing to write back; a capture that cannot
+// succeed is an error that leaves the stream usable.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_buffer.h"
+#include "cuda/read_probe.cuh"
+#include "env/environment.h"
 #include "gpu_test_support.h"
+#include "run/device_context.h"
 #include "run/runner.h"
 #include "timing/graph.h"
+#include "timing/statistics.h"
+#include "timing/timer.h"
 
 namespace mish {
 namespace {
@@ -62,6 +70,43 @@ TEST(GpuTiming, HotL2RunVerifies) {
   EXPECT_EQ(r.status, Status::ok) << r.reason;
   EXPECT_EQ(r.stats.count, 10);
   EXPECT_EQ(r.gate_timeouts, 0);
+}
+
+// Median time of reading `bytes` once, sampled with the L2 in `mode`.
+double read_median_ms(const DeviceInfo& device, size_t bytes, L2Mode mode) {
+  Stream stream;
+  DeviceTimer timer(stream.get(), device.l2_bytes, device.sms, mode, nullptr);
+  DeviceBuffer<float4> data(bytes / sizeof(float4));
+  DeviceBuffer<float> sink(size_t(kReadProbeMaxBlocksPerSm) * device.sms);
+  MISH_CUDA_CHECK(cudaMemsetAsync(data.get(), 1, data.bytes(), stream.get()));
+  SampleSettings settings;
+  settings.warmup = 3;
+  settings.iters = 30;
+  const Sampling sampling = timer.sample(
+      [&] { launch_l2_evicting_read(data.get(), data.size(), sink.get(), device.sms,
+                                    stream.get()); },
+      settings);
+  return summarize(sampling.samples_ms).median;
+}
+
+TEST(GpuTiming, FlushEvictsAndLeavesNothingToWriteBack) {
+  MISH_REQUIRE_GPU();
+  const std::optional<DeviceInfo> device = query_device(0, nullptr);
+  ASSERT_TRUE(device);
+  // Half the L2 stays cached from one hot sample to the next; the flush must evict it.
+  const size_t fits = device->l2_bytes / 2 / 16 * 16;
+  const double fits_hot = read_median_ms(*device, fits, L2Mode::hot);
+  const double fits_flushed = read_median_ms(*device, fits, L2Mode::flush);
+  // Four L2s stream from memory either way; a flush that left dirty lines behind would add their
+  // write-back (an L2's worth of bytes) to every flushed sample.
+  const size_t streams = device->l2_bytes * 4 / 16 * 16;
+  const double streams_hot = read_median_ms(*device, streams, L2Mode::hot);
+  const double streams_flushed = read_median_ms(*device, streams, L2Mode::flush);
+  std::cout << "read of L2/2: hot " << fits_hot << " ms, flushed " << fits_flushed
+            << " ms; of 4 x L2: hot " << streams_hot << " ms, flushed " << streams_flushed
+            << " ms\n";
+  EXPECT_GT(fits_flushed, 1.2 * fits_hot);
+  EXPECT_LT(streams_flushed, 1.03 * streams_hot);
 }
 
 TEST(GpuTiming, FailedCaptureThrowsAndLeavesTheStreamUsable) {

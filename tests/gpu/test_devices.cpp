@@ -75,6 +75,15 @@ json format_of(const json& value) {
   return value.type_name();
 }
 
+// The report's format with what the machine decides left out: the other processes seen on the
+// GPU (a test run just before may still be exiting) are listed in one run and not in the next.
+json format_without_environment(json report) {
+  for (json& result : report["results"])
+    if (result.contains("honesty") && result["honesty"].is_object())
+      result["honesty"]["other_processes"] = json::array();
+  return format_of(report);
+}
+
 void expect_named_devices(const json& report) {
   const std::regex uuid("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   const std::regex pci("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.0");
@@ -109,7 +118,7 @@ TEST_F(Devices, OneAndAllWriteTheSameFormat) {
   EXPECT_TRUE(one["results"][1]["device_index"].is_null());  // cpu
   if (visible == 1) {
     EXPECT_EQ(one["devices"][0]["uuid"], all["devices"][0]["uuid"]);
-    EXPECT_EQ(format_of(one), format_of(all));
+    EXPECT_EQ(format_without_environment(one), format_without_environment(all));
     EXPECT_EQ(one["results"].size(), all["results"].size());
   }
   for (const json& r : all["results"]) EXPECT_EQ(r["status"], "ok") << r["backend"] << r["reason"];

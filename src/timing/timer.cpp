@@ -50,14 +50,14 @@ L2Mode parse_l2_mode(const std::string& name) {
 
 DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, int sms, L2Mode mode,
                          const ClockMonitor* clocks)
-    : stream_(stream), mode_(mode), clocks_(clocks), sms_(sms) {
-  flush_bytes_ = l2_flush_bytes(l2_bytes, mode_) / sizeof(float4) * sizeof(float4);
-  if (flush_bytes_ > 0) {
-    MISH_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
-    MISH_CUDA_CHECK(cudaMalloc(&flush_sink_,
-                               sizeof(float) * kReadProbeMaxBlocksPerSm * (sms > 0 ? sms : 1)));
-    MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, 1, flush_bytes_, stream_));
-  }
+    : stream_(stream),
+      clocks_(clocks),
+      sms_(sms),
+      flush_buffer_(l2_flush_bytes(l2_bytes, mode) / sizeof(float4)),
+      flush_sink_(flush_buffer_.size() > 0 ? size_t(kReadProbeMaxBlocksPerSm) * (sms > 0 ? sms : 1)
+                                           : 0) {
+  if (flush_buffer_.size() > 0)
+    MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.get(), 1, flush_buffer_.bytes(), stream_));
   MISH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), sizeof(GateFlags),
                                 cudaHostAllocMapped));
   MISH_CUDA_CHECK(cudaEventCreate(&start_));
@@ -65,8 +65,6 @@ DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, int sms, L2Mode m
 }
 
 DeviceTimer::~DeviceTimer() {
-  if (flush_buffer_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFree(flush_buffer_));
-  if (flush_sink_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFree(flush_sink_));
   if (gate_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaFreeHost(gate_));
   if (start_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(start_));
   if (stop_ != nullptr) MISH_CUDA_CHECK_NOTHROW(cudaEventDestroy(stop_));
@@ -76,9 +74,9 @@ DeviceTimer::~DeviceTimer() {
 // write-back to memory would then run inside the next timed sample, costing it the time to write
 // an L2's worth of bytes (docs/timing.md).
 void DeviceTimer::flush_l2() {
-  if (mode_ == L2Mode::flush)
-    launch_l2_evicting_read(static_cast<const float4*>(flush_buffer_),
-                            flush_bytes_ / sizeof(float4), flush_sink_, sms_, stream_);
+  if (flush_buffer_.size() > 0)  // flush mode on a device that reports an L2
+    launch_l2_evicting_read(flush_buffer_.get(), flush_buffer_.size(), flush_sink_.get(), sms_,
+                            stream_);
 }
 
 Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleSettings& settings,

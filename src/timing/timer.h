@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.h"
 #include "timing/clocks.h"
 #include "timing/sampling.h"
 
@@ -46,12 +47,10 @@ class DeviceTimer {
   void flush_l2();
 
   cudaStream_t stream_;
-  L2Mode mode_;
   const ClockMonitor* clocks_;
   int sms_;
-  size_t flush_bytes_ = 0;
-  void* flush_buffer_ = nullptr;
-  float* flush_sink_ = nullptr;
+  DeviceBuffer<float4> flush_buffer_;  // empty when not flushing
+  DeviceBuffer<float> flush_sink_;
   GateFlags* gate_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;

@@ -1,10 +1,11 @@
 // The small-batch layer: y = mish(mish(x * W^T + b)), x [m,k] with few rows, W [n,k], fp32, on
 // mma.sync fp16 tensor cores with FP32-level accuracy, bound by one pass over W.
 //
-// Why this shape. At m <= 64 the layer is bound by reading W: 268 MB at n = k = 8192, ~62 us at
-// the H200's ~4.3 TB/s, against 3 x 2mnk fp16 tensor-core flops, 3.2 GFLOP at m = 8 and 26 at
-// m = 64 (~5 and ~40 us if mma.sync ran at ~650 TFLOP/s, a lead). So the kernel streams W once,
-// from every SM, with loads deep in flight, and keeps the arithmetic FP32-accurate on the way:
+// Why this shape. At m <= 64 the layer is bound by reading W: 268 MB at n = k = 8192, ~60 us at
+// the ~4.5 TB/s a streaming read reaches on an H200, against 3 x 2mnk fp16 tensor-core flops,
+// 3.2 GFLOP at m = 8 and 26 at m = 64 (~5 and ~40 us if mma.sync ran at ~650 TFLOP/s, a lead).
+// So the kernel streams W once, from every SM, with loads deep in flight, and keeps the
+// arithmetic FP32-accurate on the way:
 // - W is prepared once (prepack, timed apart) as fp16 hi + lo, each row scaled by its own 2^e
 //   (largest magnitude into [2^13, 2^14): every product accumulates in fp32, so only fp16's range
 //   bounds the scale, and the top of it keeps the most bits of small elements in lo), in
@@ -36,7 +37,7 @@
 //   through L2.
 //
 // Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at ~80 % of the DRAM
-// peak (69.7 us at m = 1 by ncu, 77 us event-timed with the L2 flushed); at m = 64 it takes
+// peak (69.7 us at m = 1 by ncu, 70 us event-timed with the L2 flushed); at m = 64 it takes
 // ~137 us with neither DRAM (41 %) nor the tensor pipe (12 %) busy. Asking L2 for W ahead (the
 // prefetch_chunks option) re-read W at m = 1 and is off by default.
 //

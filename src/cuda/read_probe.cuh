@@ -15,9 +15,15 @@ struct ReadProbeShape {
 constexpr ReadProbeShape kReadProbeShapes[] = {{2, 1024}, {4, 512}, {8, 256}};
 constexpr int kReadProbeMaxBlocksPerSm = 8;
 
+// The floats a read's `sink` must hold on a device with `sms` multiprocessors: one per block of
+// the largest grid.
+inline size_t read_sink_floats(int sms) {
+  return size_t(kReadProbeMaxBlocksPerSm) * size_t(sms > 0 ? sms : 1);
+}
+
 // Reads `count` float4s of `data` once, marked evict-first so the reads do not displace what the
-// L2 holds; each block writes one partial sum to `sink[block]` (it must hold
-// kReadProbeMaxBlocksPerSm * sms floats), so no load can be dropped.
+// L2 holds; each block writes one partial sum to `sink[block]` (read_sink_floats(sms) floats),
+// so no load can be dropped.
 void launch_read_probe(const float4* data, size_t count, float* sink, int sms,
                        const ReadProbeShape& shape, cudaStream_t stream);
 

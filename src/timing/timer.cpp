@@ -54,8 +54,7 @@ DeviceTimer::DeviceTimer(cudaStream_t stream, size_t l2_bytes, int sms, L2Mode m
       clocks_(clocks),
       sms_(sms),
       flush_buffer_(l2_flush_bytes(l2_bytes, mode) / sizeof(float4)),
-      flush_sink_(flush_buffer_.size() > 0 ? size_t(kReadProbeMaxBlocksPerSm) * (sms > 0 ? sms : 1)
-                                           : 0) {
+      flush_sink_(flush_buffer_.size() > 0 ? read_sink_floats(sms) : 0) {
   if (flush_buffer_.size() > 0)
     MISH_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.get(), 1, flush_buffer_.bytes(), stream_));
   MISH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), sizeof(GateFlags),
@@ -166,7 +165,7 @@ ReadBandwidth measure_read_bandwidth(DeviceTimer& timer, size_t bytes, int sms) 
   const cudaStream_t stream = timer.stream();
   const size_t count = bytes / sizeof(float4);
   DeviceBuffer<float4> data(count);
-  DeviceBuffer<float> sink(size_t(kReadProbeMaxBlocksPerSm) * (sms > 0 ? sms : 1));
+  DeviceBuffer<float> sink(read_sink_floats(sms));
   MISH_CUDA_CHECK(cudaMemsetAsync(data.get(), 1, data.bytes(), stream));  // never time zeros
   ReadBandwidth best;
   best.bytes = data.bytes();

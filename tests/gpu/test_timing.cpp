@@ -77,7 +77,7 @@ double read_median_ms(const DeviceInfo& device, size_t bytes, L2Mode mode) {
   Stream stream;
   DeviceTimer timer(stream.get(), device.l2_bytes, device.sms, mode, nullptr);
   DeviceBuffer<float4> data(bytes / sizeof(float4));
-  DeviceBuffer<float> sink(size_t(kReadProbeMaxBlocksPerSm) * device.sms);
+  DeviceBuffer<float> sink(read_sink_floats(device.sms));
   MISH_CUDA_CHECK(cudaMemsetAsync(data.get(), 1, data.bytes(), stream.get()));
   SampleSettings settings;
   settings.warmup = 3;

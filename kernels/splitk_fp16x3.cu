@@ -13,7 +13,9 @@
 //   loads (the hi, then the lo, A fragments of the block's two k16 steps) read 2 KiB of contiguous
 //   memory straight into mma.sync A-operand registers: no shared memory or ldmatrix for W. Lane
 //   (g, t) holds k = 8t .. 8t + 7 of rows g and g + 8; the mma's logical k order within the block
-//   is a fixed permutation of that, the same for x, so the sum is unchanged.
+//   is a fixed permutation of that, the same for x, so the sum is unchanged. The 16 tiles of a
+//   CTA's 256 columns lie side by side per k block (32 KiB), so that what a CTA's warps load at
+//   once is one contiguous span of DRAM rather than 16 spans 512 KiB apart.
 // - x, small, goes through shared memory in chunks of 128 of K: cp.async copies (zero-filled past
 //   m and k) with two chunks in flight, then each row of a chunk is scaled by its own power of two
 //   and split into hi/lo in the kernel itself, spread between the mma groups of the chunk before,
@@ -70,11 +72,16 @@ constexpr int kParts = 4;  // per tile and k block: hi of k16 steps 0 and 1, lo 
 constexpr int kStagedStride = kChunkK + 4;
 constexpr int kSplitStride = kChunkK + 8;
 
-// Where lane `lane`'s 16 bytes of part `part` of W tile `tile`, k block `block`, are (in uint4s).
+// Where lane `lane`'s 16 bytes of part `part` of W tile `tile`, k block `block`, are (in uint4s):
+// [CTA tile][k block][tile within it][part][lane].
 __host__ __device__ constexpr int64_t fragment_index(int64_t tile, int64_t k_blocks,
                                                      int64_t block, int part, int lane) {
-  return ((tile * k_blocks + block) * kParts + part) * 32 + lane;
+  return (((tile / kCtaTiles * k_blocks + block) * kCtaTiles + tile % kCtaTiles) * kParts + part) *
+             32 +
+         lane;
 }
+// From one k block of a tile to the next (in uint4s).
+constexpr int64_t kFragmentBlockStride = int64_t(kCtaTiles) * kParts * 32;
 
 // One instantiation of the layer kernel: 8 * kRowTiles rows of x per CTA, 8 warps of two W tiles
 // each. (16 warps of one tile each, measured on the H200 with the planner's split-K, took 5 to
@@ -90,7 +97,8 @@ struct Shape {
   static constexpr int kSums = kTilesPerWarp * kRowTiles;  // accumulators (float4) per thread
 };
 
-int64_t weight_tiles(int64_t n) { return ceil_div(n, kTileRows); }
+// W's 16-row tiles, whole CTA tiles of them: those past n are zeros.
+int64_t weight_tiles(int64_t n) { return ceil_div(n, kSplitkTileN) * kCtaTiles; }
 int64_t weight_k_blocks(int64_t k) { return ceil_div(k, kBlockK); }
 
 // ---- prepack ---------------------------------------------------------------------------------
@@ -162,7 +170,7 @@ struct LayerParams {
   float4* workspace;
   int* counters;
   int m, n, k;
-  int k_blocks, w_tiles;
+  int k_blocks;
   int m_blocks, n_tiles, slices, chunks, chunks_per_slice;
   int prefetch_chunks;  // chunks of W requested into L2 ahead of the one multiplied
   int x_vector;         // stage x with 16-byte copies
@@ -285,9 +293,9 @@ __device__ __forceinline__ void mma_16816(float4& d, const uint4& a, uint32_t b0
       : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
 }
 
-// A warp's share of W: its two tiles, streamed k block by k block into a ring of registers.
-// A tile past n (in the last CTA tile of a row) reads the last real tile again: its products land
-// in columns that are never stored, and the loads need no predicate.
+// A warp's share of W: its two tiles, streamed k block by k block into a ring of registers. Tiles
+// past n are zeros from prepack: their products land in columns that are never stored, and the
+// loads need no predicate.
 template <class S>
 struct WeightStream {
   static constexpr int kTiles = S::kTilesPerWarp;
@@ -297,7 +305,7 @@ struct WeightStream {
   __device__ __forceinline__ WeightStream(const LayerParams& p, int first_tile, int lane) {
 #pragma unroll
     for (int t = 0; t < kTiles; ++t)
-      tile[t] = p.w + fragment_index(min(first_tile + t, p.w_tiles - 1), p.k_blocks, 0, 0, lane);
+      tile[t] = p.w + fragment_index(first_tile + t, p.k_blocks, 0, 0, lane);
   }
 
   __device__ __forceinline__ void load(int slot, int block) {
@@ -305,27 +313,26 @@ struct WeightStream {
     for (int t = 0; t < kTiles; ++t)
 #pragma unroll
       for (int part = 0; part < kParts; ++part)
-        ring[slot][t][part] = __ldcs(tile[t] + (int64_t(block) * kParts + part) * 32);
-  }
-
-  // Asks L2 for k blocks [first, end) of the tiles, contiguous per tile: one bulk prefetch per
-  // tile (sm_90's copy engine), so that DRAM has whole chunks in flight without registers or L1
-  // miss slots to hold them, and the ring's loads hit L2. Off by default: one chunk ahead it
-  // cost 17 % at m = 1 (W partly read twice) and saved 4-5 % only from m = 128.
-  __device__ __forceinline__ void prefetch(int first, int end, int lane) const {
-#if __CUDA_ARCH__ >= 900
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t)
-      if (lane == t && first < end)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(
-                         tile[t] - lane + int64_t(first) * kParts * 32),
-                     "r"(uint32_t(end - first) * kParts * 32 * uint32_t(sizeof(uint4)))
-                     : "memory");
-#else
-    (void)first, (void)end, (void)lane;
-#endif
+        ring[slot][t][part] = __ldcs(tile[t] + block * kFragmentBlockStride + part * 32);
   }
 };
+
+// Asks L2 for k blocks [first, end) of the CTA tile's W, one contiguous span: one bulk prefetch
+// (sm_90's copy engine) by the CTA's first thread, so that DRAM has whole chunks in flight
+// without registers or L1 miss slots to hold them, and the ring's loads hit L2. Off by default:
+// one chunk ahead it cost 17 % at m = 1 (W partly read twice) and saved 4-5 % only from m = 128.
+__device__ __forceinline__ void prefetch_weights(const LayerParams& p, int n_tile, int first,
+                                                 int end) {
+#if __CUDA_ARCH__ >= 900
+  if (threadIdx.x == 0 && first < end)
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(
+                     p.w + fragment_index(int64_t(n_tile) * kCtaTiles, p.k_blocks, first, 0, 0)),
+                 "r"(uint32_t(end - first) * uint32_t(kFragmentBlockStride * sizeof(uint4)))
+                 : "memory");
+#else
+  (void)p, (void)n_tile, (void)first, (void)end;
+#endif
+}
 
 // One k block (32 of K) of the warp's tiles against every 8-row tile of x: per 16 of K and pair
 // of tiles, xh.wl and xl.wh, then xh.wh. Lane (g, t) takes x rows g, k = 8t .. 8t + 7 of the
@@ -425,7 +432,8 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
   const int first_w_tile = n_tile * kCtaTiles + warp * kTilesPerWarp;
 
   WeightStream<S> w(p, first_w_tile, lane);
-  w.prefetch(block_begin, min(block_begin + p.prefetch_chunks * kBlocksPerChunk, block_end), lane);
+  prefetch_weights(p, n_tile, block_begin,
+                   min(block_begin + p.prefetch_chunks * kBlocksPerChunk, block_end));
 #pragma unroll
   for (int slot = 0; slot < kWeightSlots; ++slot)
     if (block_begin + slot < block_end) w.load(slot, block_begin + slot);
@@ -454,7 +462,7 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
     stage_chunk(s, slot, p, m0, chunk + 2, chunk_end);
     if (p.prefetch_chunks > 0) {
       const int ahead = (chunk + p.prefetch_chunks) * kBlocksPerChunk;
-      w.prefetch(ahead, min(ahead + kBlocksPerChunk, block_end), lane);
+      prefetch_weights(p, n_tile, ahead, min(ahead + kBlocksPerChunk, block_end));
     }
     const bool split_next = chunk + 1 < chunk_end;
     if (split_next) splitter.find_scale(s, slot ^ 1);
@@ -640,7 +648,6 @@ void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                       static_cast<int>(o.n),
                       static_cast<int>(o.k),
                       static_cast<int>(weight_k_blocks(o.k)),
-                      static_cast<int>(weight_tiles(o.n)),
                       plan.m_blocks,
                       plan.n_tiles,
                       plan.slices,

@@ -19,7 +19,7 @@ constexpr int kSplitkChunkK = 128;
 // (the kernel's mma.sync and cp.async); a build for older targets holds only empty kernels.
 bool splitk_kernel_available();
 
-// Bytes of W [n, k] once prepared: n rounded up to 16, k to 32, hi and lo halves.
+// Bytes of W [n, k] once prepared: n rounded up to kSplitkTileN, k to 32, hi and lo halves.
 int64_t splitk_weight_bytes(int64_t n, int64_t k);
 
 // Prepares W for the layer: unscale[r] = 2^-e of row r and its scaled hi/lo fp16 halves in the

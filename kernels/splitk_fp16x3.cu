@@ -81,8 +81,9 @@ __host__ __device__ constexpr int64_t fragment_index(int64_t tile, int64_t k_blo
              32 +
          lane;
 }
-// From one k block of a tile to the next (in uint4s).
-constexpr int64_t kFragmentBlockStride = int64_t(kCtaTiles) * kParts * 32;
+// From one k block of a tile to the next (in uint4s), as fragment_index lays them out.
+constexpr int64_t kFragmentBlockStride =
+    fragment_index(0, 2, 1, 0, 0) - fragment_index(0, 2, 0, 0, 0);
 
 // One instantiation of the layer kernel: 8 * kRowTiles rows of x per CTA, 8 warps of two W tiles
 // each. (16 warps of one tile each, measured on the H200 with the planner's split-K, took 5 to

@@ -32,9 +32,10 @@
 //   as keep every CTA resident in one wave. Each CTA writes its fp32 partial sums to a workspace
 //   and counts itself on the tile's integer counter; the last to arrive adds the partials in slice
 //   order (its own, from shared memory, at its place in that order), so the output is bit-identical
-//   from run to run whichever CTA arrives last. It unscales by W's row factor, adds the bias,
-//   applies Mish twice (mish.cuh), stores y, resets the counter and drops the dead partials from
-//   L2 without writing them back.
+//   from run to run whichever CTA arrives last. It unscales by W's row factor, adds the bias
+//   (both staged into shared memory with the first x chunk, so that the tail does not wait on
+//   DRAM for them), applies Mish twice (mish.cuh), stores y, resets the counter and drops the dead
+//   partials from L2 without writing them back.
 // - m > 64: blocks of 64 rows of x, adjacent in the grid so that their CTAs share each W tile
 //   through L2.
 //
@@ -184,6 +185,8 @@ struct SharedStorage {
   __half split[2][2][S::kRows][kSplitStride];  // [slot][hi, lo][row][k]: scaled halves
   float x_unscale[2][S::kRows];                // 2^-e of each row of the chunk in a slot
   float4 sums[S::kWarps][S::kSums][32];        // promoted sums, in accumulator layout
+  float column_unscale[kSplitkTileN];          // W's row factor and the bias of the CTA's
+  float column_bias[kSplitkTileN];             // columns, for the epilogue
   int last;                                    // this CTA arrived last at its tile's counter
 };
 
@@ -216,6 +219,19 @@ __device__ __forceinline__ void stage_pieces(SharedStorage<S>& s, int slot, cons
     copy_async<kBytes>(&s.staged[slot][row][col],
                        valid ? p.x + int64_t(m0 + row) * p.k + k0 + col : p.x, valid);
   }
+}
+
+// Starts copying the epilogue's per-column operands of the CTA's columns (zeros past n), in the
+// same cp.async group as the first x chunk: read at the very end, they land under the main loop
+// instead of adding a DRAM round trip to the split-K tail.
+template <class S>
+__device__ __forceinline__ void stage_columns(SharedStorage<S>& s, const LayerParams& p,
+                                              int n_tile) {
+  static_assert(S::kThreads == kSplitkTileN, "one thread per column of the CTA tile");
+  const int n = n_tile * kSplitkTileN + threadIdx.x;
+  const bool valid = n < p.n;
+  copy_async<4>(&s.column_unscale[threadIdx.x], valid ? p.w_unscale + n : p.w_unscale, valid);
+  copy_async<4>(&s.column_bias[threadIdx.x], valid ? p.bias + n : p.bias, valid);
 }
 
 template <class S>
@@ -393,20 +409,24 @@ __device__ __forceinline__ void promote(float4 (&acc)[S::kTilesPerWarp][S::kRowT
   }
 }
 
-// Two outputs of column n (rows m, m + 1): W's unscale, the bias, Mish twice.
-__device__ __forceinline__ void store_column(float top, float bottom, const LayerParams& p, int m,
-                                             int n) {
+// Two outputs of the CTA's column c, y's column n0 + c (rows m, m + 1): W's unscale, the bias,
+// Mish twice.
+template <class S>
+__device__ __forceinline__ void store_column(float top, float bottom, const SharedStorage<S>& s,
+                                             const LayerParams& p, int m, int n0, int c) {
+  const int n = n0 + c;
   if (n >= p.n) return;
-  const float unscale = p.w_unscale[n], bias = p.bias[n];
+  const float unscale = s.column_unscale[c], bias = s.column_bias[c];
   if (m < p.m) p.y[int64_t(m) * p.n + n] = mish(mish(top * unscale + bias));
   if (m + 1 < p.m) p.y[int64_t(m + 1) * p.n + n] = mish(mish(bottom * unscale + bias));
 }
 
 // Finished sums of accumulator (tile, r), in its layout, to y.
-__device__ __forceinline__ void store_outputs(const float4& v, const LayerParams& p, int m,
-                                              int n) {
-  store_column(v.x, v.y, p, m, n);
-  store_column(v.z, v.w, p, m, n + 8);
+template <class S>
+__device__ __forceinline__ void store_outputs(const float4& v, const SharedStorage<S>& s,
+                                              const LayerParams& p, int m, int n0, int c) {
+  store_column(v.x, v.y, s, p, m, n0, c);
+  store_column(v.z, v.w, s, p, m, n0, c + 8);
 }
 
 #endif  // MISH_SPLITK_DEVICE_CODE
@@ -439,6 +459,7 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
 #pragma unroll
   for (int slot = 0; slot < kWeightSlots; ++slot)
     if (block_begin + slot < block_end) w.load(slot, block_begin + slot);
+  stage_columns(s, p, n_tile);
   stage_chunk(s, 0, p, m0, chunk_begin, chunk_end);
   stage_chunk(s, 1, p, m0, chunk_begin + 1, chunk_end);
 #pragma unroll
@@ -487,8 +508,8 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
     for (int tile = 0; tile < kTilesPerWarp; ++tile)
 #pragma unroll
       for (int r = 0; r < kRowTiles; ++r)
-        store_outputs(v[tile * kRowTiles + r], p, m0 + 8 * r + 2 * t,
-                      (first_w_tile + tile) * kTileRows + g);
+        store_outputs(v[tile * kRowTiles + r], s, p, m0 + 8 * r + 2 * t, n_tile * kSplitkTileN,
+                      (warp * kTilesPerWarp + tile) * kTileRows + g);
   };
   float4 own[kSums];
 #pragma unroll
@@ -506,12 +527,16 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
   };
 #pragma unroll
   for (int i = 0; i < kSums; ++i) __stcg(partial(slice) + i * 32, own[i]);
-  __threadfence();
+  // One thread orders the CTA's stores (made before the barrier) ahead of its arrival, and, if
+  // last, the other slices' stores ahead of the CTA's loads after the second barrier.
   __syncthreads();
-  if (threadIdx.x == 0) s.last = atomicAdd(&p.counters[tile_id], 1) == p.slices - 1;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    s.last = atomicAdd(&p.counters[tile_id], 1) == p.slices - 1;
+    if (s.last) __threadfence();
+  }
   __syncthreads();
   if (!s.last) return;
-  __threadfence();
 
   // Fixed order: slice 0 first, whichever CTA arrived last. Loads of kBatch slices are issued
   // together so that their latencies overlap.

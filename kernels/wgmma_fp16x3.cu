@@ -573,15 +573,18 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
   float* mine = part(unit.slice);
 #pragma unroll
   for (int i = 0; i < kValues; ++i) __stcg(mine + i * kThreadsPerPart, sum[i]);
-  __threadfence();
+  // One thread orders the consumers' stores (made before the barrier) ahead of the arrival, and,
+  // if last, the other CTAs' parts ahead of the consumers' loads after the second barrier.
   consumers_meet();
-  if (threadIdx.x == 128)
+  if (threadIdx.x == 128) {
+    __threadfence();
     s.last_arrival = atomicAdd(&p.counters[unit.tile], 1) == walk.slices - 1;
+    if (s.last_arrival) __threadfence();
+  }
   consumers_meet();
 #pragma unroll
   for (int i = 0; i < kValues; ++i) sum[i] = 0.0f;
   if (!s.last_arrival) return false;
-  __threadfence();
   for (int slice = 0; slice < walk.slices; ++slice) {
     const float* from = part(slice);
 #pragma unroll
@@ -698,41 +701,59 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
   if (finished_tile) store_tile(sum, p, finished, row_offset);
 }
 
-// Unscale, bias, Mish twice and store a transposed tile's sums (Accumulators<kN> layout): this
-// thread's outputs are y's columns n0 + 64 * consumer + (warp % 4) * 16 + lane / 4 and 8 more (W's
-// rows, h = 0, 1), in y's rows 8j + 2 * (lane % 4) + r (x's rows, r = 0, 1), at sum[4j + 2h + r].
-// Rows past m and columns past n hold zeros from the zero-filled loads; they are not stored.
+// The transposed path's outputs of this thread: y's columns n0 + 64 * consumer +
+// (warp % 4) * 16 + lane / 4 and 8 more (W's rows, h = 0, 1), in y's rows 8j + 2 * (lane % 4) + r
+// (x's rows, r = 0, 1), at sum[4j + 2h + r] of the Accumulators<kN> layout. Their epilogue
+// operands are loaded when a unit starts: their latency then hides under the unit's k blocks
+// instead of adding to the split-K tail. Rows past m and columns past n get zeros and are not
+// stored.
 template <int kN>
-__device__ __forceinline__ void store_transposed(const float (&sum)[kN / 2],
-                                                 const WgmmaLayerOperands& p, int n0,
-                                                 int consumer) {
-  const int lane = threadIdx.x % 32;
-  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
-  const int first_col = n0 + consumer * kRowsPerConsumer + (threadIdx.x / 32 % 4) * 16 + lane / 4;
+struct TransposedOutputs {
+  int first_col;
   float col_unscale[2], col_bias[2];
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int col = first_col + 8 * h;
-    col_unscale[h] = col < n ? p.w_unscale[col] : 0.0f;
-    col_bias[h] = col < n ? p.bias[col] : 0.0f;
+  float row_unscale[kN / 4];  // [2j + r]
+
+  __device__ __forceinline__ static int row(int j, int r) {
+    return 8 * j + 2 * (threadIdx.x % 32 % 4) + r;
   }
+
+  __device__ __forceinline__ void load(const WgmmaLayerOperands& p, int n0, int consumer) {
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+    first_col =
+        n0 + consumer * kRowsPerConsumer + (threadIdx.x / 32 % 4) * 16 + threadIdx.x % 32 / 4;
 #pragma unroll
-  for (int j = 0; j < kN / 8; ++j) {
+    for (int h = 0; h < 2; ++h) {
+      const int col = first_col + 8 * h;
+      col_unscale[h] = col < n ? p.w_unscale[col] : 0.0f;
+      col_bias[h] = col < n ? p.bias[col] : 0.0f;
+    }
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      const int row = 8 * j + 2 * (lane % 4) + r;
-      if (row >= m) continue;
-      const float row_unscale = p.x_unscale[row];
+    for (int j = 0; j < kN / 8; ++j)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int col = first_col + 8 * h;
-        if (col < n)
-          p.y[int64_t(row) * n + col] =
-              mish(mish(sum[4 * j + 2 * h + r] * row_unscale * col_unscale[h] + col_bias[h]));
+      for (int r = 0; r < 2; ++r)
+        row_unscale[2 * j + r] = row(j, r) < m ? p.x_unscale[row(j, r)] : 0.0f;
+  }
+
+  // Unscale, bias, Mish twice and store the tile's sums.
+  __device__ __forceinline__ void store(const float (&sum)[kN / 2],
+                                        const WgmmaLayerOperands& p) const {
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
+#pragma unroll
+    for (int j = 0; j < kN / 8; ++j) {
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        if (row(j, r) >= m) continue;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int col = first_col + 8 * h;
+          if (col < n)
+            p.y[int64_t(row(j, r)) * n + col] = mish(mish(
+                sum[4 * j + 2 * h + r] * row_unscale[2 * j + r] * col_unscale[h] + col_bias[h]));
+        }
       }
     }
   }
-}
+};
 
 // The transposed path's consumer (see the header comment): per k block, W's 64 rows of this
 // consumer are wgmma's A and x's kN rows its B; the block's slot goes back as soon as its groups
@@ -750,6 +771,8 @@ __device__ void consume_transposed(SharedStorage& s, const WgmmaLayerOperands& p
   const int w_rows = consumer * kRowsPerConsumer * kBlockK;  // this consumer's rows of W's planes
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit unit = walk.unit(index);
+    TransposedOutputs<kN> outputs;
+    outputs.load(p, unit.at.n0, consumer);
 #pragma unroll
     for (int i = 0; i < Accumulators<kN>::kValues; ++i) sum[i] = 0.0f;
     for (int b = 0; b < unit.blocks(); ++b) {
@@ -768,8 +791,7 @@ __device__ void consume_transposed(SharedStorage& s, const WgmmaLayerOperands& p
       if (last || (b + 1) % kPromoteBlocks == 0) acc.promote_main(sum);
       if (last || (b + 1) % kCorrectionBlocks == 0) acc.promote_corrections(sum);
     }
-    if (walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum))
-      store_transposed<kN>(sum, p, unit.at.n0, consumer);
+    if (walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum)) outputs.store(sum, p);
   }
 }
 

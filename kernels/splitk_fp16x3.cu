@@ -39,11 +39,11 @@
 // - m > 64: blocks of 64 rows of x, adjacent in the grid so that their CTAs share each W tile
 //   through L2.
 //
-// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at 81-84 % of the DRAM
-// peak (66-67 us at m = 1 by ncu, 68.5 us event-timed with the L2 flushed); at m = 64 it takes
-// ~133 us with neither DRAM nor the tensor pipe busy. Asking L2 for W ahead (the
-// prefetch_chunks option, or one k block at a time) and holding two more k blocks in shared
-// memory both lowered the DRAM rate; the first is an option, off by default.
+// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at 82-85 % of the DRAM
+// peak (66-68 us at m = 1 by ncu, 66.2 us event-timed with the L2 flushed, 1.14 x the read
+// probe's floor); at m = 64 it takes ~129 us with neither DRAM nor the tensor pipe busy. Asking
+// L2 for W ahead (the prefetch_chunks option, or one k block at a time) and holding two more k
+// blocks in shared memory both lowered the DRAM rate; the first is an option, off by default.
 //
 // Shapes: any m, n, k. W's rows past n and columns past k are zeros from prepack; x's rows past m
 // and columns past k are zero-filled by the staging copies; stores are predicated on m and n.

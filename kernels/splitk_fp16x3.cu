@@ -40,9 +40,9 @@
 // - m > 64: blocks of 64 rows of x, adjacent in the grid so that their CTAs share each W tile
 //   through L2.
 //
-// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at 82-85 % of the DRAM
-// peak (66-68 us at m = 1 by ncu, 66.2 us event-timed with the L2 flushed, 1.14 x the read
-// probe's floor); at m = 64 it takes ~129 us with neither DRAM nor the tensor pipe busy. Asking
+// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at 82-86 % of the DRAM
+// peak (65-68 us at m = 1 by ncu, 65.4-65.6 us event-timed with the L2 flushed, 1.12 x the read
+// probe's floor); at m = 64 it takes ~124 us with neither DRAM nor the tensor pipe busy. Asking
 // L2 for W ahead (the prefetch_chunks option, or one k block at a time) and holding two more k
 // blocks in shared memory both lowered the DRAM rate; the first is an option, off by default.
 //
@@ -486,8 +486,8 @@ __global__ void __launch_bounds__(S::kThreads, S::kRowTiles <= 2 ? 2 : 1)
   const int first_w_tile = n_tile * kCtaTiles + warp * kTilesPerWarp;
 
   // x's first two chunks and the epilogue's column operands are asked for before W's first k
-  // blocks: behind the ~8 MiB that every CTA's first W loads put in flight together, the first
-  // split waited for them (measured on the H200: 0.6-0.8 us at m = 1 and 8).
+  // blocks: behind the 16 MiB that all CTAs' first W loads put in flight together (at n = k =
+  // 8192), the first split waited for them (measured on the H200: 0.6-0.8 us at m = 1 and 8).
   stage_columns(s, p, n_tile);
   stage_chunk(s, 0, p, m0, chunk_begin, chunk_end);
   stage_chunk(s, 1, p, m0, chunk_begin + 1, chunk_end);

@@ -105,6 +105,12 @@ struct Shape {
 int64_t weight_tiles(int64_t n) { return ceil_div(n, kSplitkTileN) * kCtaTiles; }
 int64_t weight_k_blocks(int64_t k) { return ceil_div(k, kBlockK); }
 
+// Whether rows of `row_length` floats from `rows` move in 16-byte pieces: whole float4s a row,
+// the first 16-byte aligned (x's staging copies, y's stores).
+bool float4_rows(const float* rows, int64_t row_length) {
+  return row_length % 4 == 0 && is_aligned(rows, 16);
+}
+
 // ---- prepack ---------------------------------------------------------------------------------
 
 // One warp per row of W: the largest magnitude gives the row's exponent e, stored as 2^-e.
@@ -686,9 +692,7 @@ SplitkPlan plan_splitk_layer(int64_t m, int64_t n, int64_t k, const SplitkTuning
   return plan;
 }
 
-bool splitk_stages_x_in_vectors(const float* x, int64_t k) {
-  return k % 4 == 0 && is_aligned(x, 16);
-}
+bool splitk_stages_x_in_vectors(const float* x, int64_t k) { return float4_rows(x, k); }
 
 void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                          cudaStream_t stream) {
@@ -710,7 +714,7 @@ void launch_splitk_layer(const SplitkPlan& plan, const SplitkLayerOperands& o,
                       plan.chunks_per_slice,
                       plan.prefetch_chunks,
                       splitk_stages_x_in_vectors(o.x, o.k) ? 1 : 0,
-                      o.n % 4 == 0 && is_aligned(o.y, 16) ? 1 : 0};
+                      float4_rows(o.y, o.n) ? 1 : 0};
   with_shape(plan.row_tiles, [&](auto shape) {
     using S = decltype(shape);
     splitk_layer_kernel<S><<<static_cast<unsigned>(plan.ctas), S::kThreads, plan.shared_bytes,

@@ -40,10 +40,12 @@ __device__ __forceinline__ float max_abs(const Group<kWidth>& g) {
   return m;
 }
 
-// Writes the scaled hi/lo split of one group (kWidth consecutive elements).
-template <int kWidth>
-__device__ __forceinline__ void write_split(const Group<kWidth>& g, float scale, __half* hi,
-                                            __half* lo) {
+// Writes the scaled hi/lo split of one group (kWidth consecutive elements from (row, col)).
+template <int kWidth, typename Layout>
+__device__ __forceinline__ void write_split(const Group<kWidth>& g, float scale, const Layout& out,
+                                            int64_t row, int64_t col) {
+  __half* hi = out.split + out.offset(row, col, 0);
+  __half* lo = out.split + out.offset(row, col, 1);
   HalfSplit s[kWidth];
 #pragma unroll
   for (int i = 0; i < kWidth; ++i) s[i] = split_fp16(g.v[i] * scale);
@@ -69,10 +71,10 @@ __device__ float block_max(float v) {
   return v;
 }
 
-template <int kWidth>
+template <int kWidth, typename Layout>
 __global__ void __launch_bounds__(kBlockThreads)
-    row_split_fp16_kernel(const float* src, int64_t rows, int64_t cols, int top_exponent,
-                          __half* split, int64_t split_row_stride, float* unscale) {
+    row_split_fp16_kernel(const float* src, int64_t cols, int top_exponent, const Layout out,
+                          float* unscale) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // A kernel launched after this one as its programmatic dependent (wgmma's layer kernel) may
   // start setting up now; it still waits for this kernel's writes before reading them.
@@ -97,35 +99,41 @@ __global__ void __launch_bounds__(kBlockThreads)
   const float scale = ldexpf(1.0f, e);  // |e| <= 120: exact, normal
   if (threadIdx.x == 0) unscale[row] = ldexpf(1.0f, -e);
 
-  __half* hi = split + row * split_row_stride;
-  __half* lo = split + (rows + row) * split_row_stride;
 #pragma unroll
   for (int j = 0; j < kCachedGroups; ++j) {
     const int64_t g = threadIdx.x + int64_t(j) * kBlockThreads;
-    if (g < groups) write_split(cached[j], scale, hi + g * kWidth, lo + g * kWidth);
+    if (g < groups) write_split(cached[j], scale, out, row, g * kWidth);
   }
   for (int64_t g = threadIdx.x + int64_t(kCachedGroups) * kBlockThreads; g < groups; g += kBlockThreads)
-    write_split(load_group<kWidth>(in + g * kWidth), scale, hi + g * kWidth, lo + g * kWidth);
+    write_split(load_group<kWidth>(in + g * kWidth), scale, out, row, g * kWidth);
+}
+
+template <typename Layout>
+void launch_split(const float* src, int64_t rows, int64_t cols, int top_exponent,
+                  const Layout& out, float* unscale, cudaStream_t stream) {
+  const bool vectorized = cols % 4 == 0 && out.keeps_groups_of_four() && is_aligned(src, 16) &&
+                          is_aligned(out.split, 8);
+  const unsigned blocks = static_cast<unsigned>(rows);
+  if (vectorized) {
+    row_split_fp16_kernel<4, Layout>
+        <<<blocks, kBlockThreads, 0, stream>>>(src, cols, top_exponent, out, unscale);
+  } else {
+    row_split_fp16_kernel<1, Layout>
+        <<<blocks, kBlockThreads, 0, stream>>>(src, cols, top_exponent, out, unscale);
+  }
+  MISH_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
 void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, int top_exponent,
-                           __half* split, int64_t split_row_stride, float* unscale,
-                           cudaStream_t stream) {
-  const bool vectorized =
-      cols % 4 == 0 && split_row_stride % 4 == 0 && is_aligned(src, 16) && is_aligned(split, 8);
-  const unsigned blocks = static_cast<unsigned>(rows);
-  if (vectorized) {
-    row_split_fp16_kernel<4>
-        <<<blocks, kBlockThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
-                                          unscale);
-  } else {
-    row_split_fp16_kernel<1>
-        <<<blocks, kBlockThreads, 0, stream>>>(src, rows, cols, top_exponent, split, split_row_stride,
-                                          unscale);
-  }
-  MISH_CUDA_CHECK_LAUNCH();
+                           const SplitRows& out, float* unscale, cudaStream_t stream) {
+  launch_split(src, rows, cols, top_exponent, out, unscale, stream);
+}
+
+void launch_row_split_fp16(const float* src, int64_t rows, int64_t cols, int top_exponent,
+                           const SplitTileBlocks& out, float* unscale, cudaStream_t stream) {
+  launch_split(src, rows, cols, top_exponent, out, unscale, stream);
 }
 
 }  // namespace mish

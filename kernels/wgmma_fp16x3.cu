@@ -58,8 +58,14 @@
 // finish (an integer arrival counter) adds them in slice order and runs the epilogue, so the
 // output is bit-identical from run to run (combine_parts).
 //
-// Shapes: any m, n, k. Tiles and k blocks past the matrix edges are loaded as zeros by TMA (the
-// tensor maps know the true extents); the epilogue stores only the rows and columns inside y.
+// Operand layouts. x's split is in rows: a box takes 128 bytes of k from each of its rows. W's is
+// in tile blocks (wgmma_w_split_layout): a box of W is one 16 KiB span and a tile's boxes follow
+// each other, so each CTA reads W from DRAM in long runs; on the memory-bound small batches that
+// measured 1-3 % faster than W in rows (docs/perf-notes.md).
+//
+// Shapes: any m, n, k. x's tiles and k blocks past the matrix edges are loaded as zeros by TMA
+// (the tensor map knows the true extents), W's are zeros in its blocks; the epilogue stores only
+// the rows and columns inside y.
 #include <cudaTypedefs.h>
 
 #include <algorithm>
@@ -219,16 +225,35 @@ struct RingPosition {
   }
 };
 
-// Fills the slot at `at` (once the consumers have released it) with k block kb of both planes of
-// a split operand, rows from `row`; then moves on.
+// The TMA coordinates of k block kb of one plane: of x's rows from `row` (a [2][m][k] tensor), and
+// of W's tile from row n0, whose planes lie in tile blocks (wgmma_w_split_layout), a
+// [boxes][128][64] tensor.
+struct BoxAt {
+  int k0, row, part;
+};
+__device__ __forceinline__ BoxAt x_box(int row, int kb, int plane) {
+  return {kb * kBlockK, row, plane};
+}
+__device__ __forceinline__ BoxAt w_box(const TileWalk& walk, int n0, int kb, int plane) {
+  return {0, 0, ((n0 / kTileN) * walk.k_blocks + kb) * 2 + plane};
+}
+
+__device__ __forceinline__ void tma_load_box(void* dst, const CUtensorMap* map, uint64_t* full,
+                                             BoxAt at) {
+  tma_load_tile(dst, map, full, at.k0, at.row, at.part);
+}
+
+// Fills the slot at `at` (once the consumers have released it) with both planes of a split
+// operand's k block, box(plane) for each; then moves on.
+template <typename BoxOfPlane>
 __device__ __forceinline__ void load_slot(SharedStorage& s, RingPosition<kSlots>& at,
-                                          const CUtensorMap* map, int kb, int row) {
+                                          const CUtensorMap* map, BoxOfPlane box) {
   mbarrier_wait(&s.empty[at.slot], at.phase ^ 1);
   uint64_t* full = &s.full[at.slot];
   mbarrier_arrive_expect_tx(full, 2 * kPlaneBytes);
 #pragma unroll
   for (int plane = 0; plane < 2; ++plane)
-    tma_load_tile(s.slots[at.slot].planes[plane], map, full, kb * kBlockK, row, plane);
+    tma_load_box(s.slots[at.slot].planes[plane], map, full, box(plane));
   at.advance();
 }
 
@@ -239,8 +264,8 @@ __device__ void produce(SharedStorage& s, const CUtensorMap* x_map, const CUtens
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit u = walk.unit(index);
     for (int kb = u.block_begin; kb < u.block_end; ++kb) {
-      load_slot(s, at, x_map, kb, u.at.m0);
-      load_slot(s, at, w_map, kb, u.at.n0);
+      load_slot(s, at, x_map, [&](int plane) { return x_box(u.at.m0, kb, plane); });
+      load_slot(s, at, w_map, [&](int plane) { return w_box(walk, u.at.n0, kb, plane); });
     }
   }
 }
@@ -256,14 +281,13 @@ __device__ void produce_transposed(SharedStorage& s, const CUtensorMap* x_map,
   const auto load_w = [&](int slot, const BlockCursor& c) {
 #pragma unroll
     for (int plane = 0; plane < 2; ++plane)
-      tma_load_tile(Ring::w_plane(s, slot, plane), w_map, &s.full[slot], c.kb * kBlockK,
-                    c.unit.at.n0, plane);
+      tma_load_box(Ring::w_plane(s, slot, plane), w_map, &s.full[slot],
+                   w_box(walk, c.unit.at.n0, c.kb, plane));
   };
   const auto load_x = [&](int slot, const BlockCursor& c) {
 #pragma unroll
     for (int plane = 0; plane < 2; ++plane)
-      tma_load_tile(Ring::x_plane(s, slot, plane), x_map, &s.full[slot], c.kb * kBlockK, 0,
-                    plane);
+      tma_load_box(Ring::x_plane(s, slot, plane), x_map, &s.full[slot], x_box(0, c.kb, plane));
   };
   RingPosition<Ring::kSlots> at;
   BlockCursor c{};
@@ -881,15 +905,11 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encode;
 }
 
-// A split operand (hi rows, then lo rows, split_row_stride apart) seen as a [2][rows][k] fp16
-// tensor in [1 x box_rows x 64] boxes, 128-byte swizzled for wgmma; boxes reaching past rows or
-// k come with zeros there.
-CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k,
-                              int64_t split_row_stride, int box_rows) {
+// A 3-d fp16 tensor (dims and strides innermost first) in [1 x box_rows x 64] boxes, 128-byte
+// swizzled for wgmma; boxes reaching past its extents come with zeros there.
+CUtensorMap split_operand_map(const __half* split, const cuuint64_t (&dims)[3],
+                              const cuuint64_t (&strides_bytes)[2], int box_rows) {
   CUtensorMap map;
-  const cuuint64_t dims[3] = {cuuint64_t(k), cuuint64_t(rows), 2};
-  const cuuint64_t strides_bytes[2] = {cuuint64_t(split_row_stride) * sizeof(__half),
-                                       cuuint64_t(rows * split_row_stride) * sizeof(__half)};
   const cuuint32_t box[3] = {kBlockK, cuuint32_t(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult result = tensor_map_encoder()(
@@ -901,6 +921,21 @@ CUtensorMap split_operand_map(const __half* split, int64_t rows, int64_t k,
     throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " +
                              std::to_string(static_cast<int>(result)));
   return map;
+}
+
+// x's split (SplitRows) as a [2][m][k] tensor in boxes of box_rows rows.
+CUtensorMap x_split_map(const __half* split, int64_t m, int64_t k, int box_rows) {
+  const cuuint64_t stride = cuuint64_t(wgmma_split_row_stride(k)) * sizeof(__half);
+  return split_operand_map(split, {cuuint64_t(k), cuuint64_t(m), 2}, {stride, m * stride},
+                           box_rows);
+}
+
+// W's split in tile blocks (wgmma_w_split_layout) as a [boxes][128][64] tensor, one box each.
+CUtensorMap w_split_map(const __half* split, int64_t n, int64_t k) {
+  const int64_t boxes = wgmma_w_split_boxes(n, k);
+  constexpr cuuint64_t kRowBytes = kBlockK * sizeof(__half);
+  return split_operand_map(split, {kBlockK, kTileN, cuuint64_t(boxes)},
+                           {kRowBytes, kTileN * kRowBytes}, kTileN);
 }
 
 }  // namespace
@@ -961,6 +996,18 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
 
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
+SplitRows wgmma_x_split_layout(__half* split, int64_t m, int64_t k) {
+  return {split, m, wgmma_split_row_stride(k)};
+}
+
+SplitTileBlocks wgmma_w_split_layout(__half* split, int64_t k) {
+  return {split, ceil_div(k, kBlockK), kTileN, kBlockK};
+}
+
+int64_t wgmma_w_split_boxes(int64_t n, int64_t k) {
+  return 2 * ceil_div(n, kTileN) * ceil_div(k, kBlockK);
+}
+
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
   if (p.m < 1 || p.n < 1 || p.k < 1) throw std::invalid_argument("wgmma layer: empty problem");
   for (const int transposed_n : {0, 8, 16, 32, 64})
@@ -968,9 +1015,8 @@ WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kSharedBytes)));
   const int transposed_n = wgmma_transposed_n(p.m);
-  const int64_t stride = wgmma_split_row_stride(p.k);
-  return {split_operand_map(p.x_split, p.m, p.k, stride, transposed_n > 0 ? transposed_n : kTileM),
-          split_operand_map(p.w_split, p.n, p.k, stride, kTileN)};
+  return {x_split_map(p.x_split, p.m, p.k, transposed_n > 0 ? transposed_n : kTileM),
+          w_split_map(p.w_split, p.n, p.k)};
 }
 
 void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMaps& maps, int ctas,

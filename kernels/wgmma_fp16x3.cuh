@@ -1,13 +1,16 @@
 // The fused Hopper layer: y = mish(mish(x * W^T + b)) in one sm_90a kernel on fp16 tensor cores
 // with fp16x3 split precision (see wgmma_fp16x3.cu for the design and the accuracy argument).
-// Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh): hi rows then lo rows,
-// wgmma_split_row_stride(k) fp16 apart, and a per-row 2^-e unscale factor.
+// Operands come prepared by launch_row_split_fp16 (row_split_fp16.cuh), each with a per-row 2^-e
+// unscale factor: x as hi rows then lo rows (wgmma_x_split_layout), W in tile blocks
+// (wgmma_w_split_layout).
 #pragma once
 #include <cuda.h>  // CUtensorMap (a plain struct; the driver library itself is not linked)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+#include "row_split_fp16.cuh"
 
 namespace mish {
 
@@ -39,13 +42,22 @@ constexpr int kWgmmaCorrectionPromoteChunks = 2;
 // fp16's subnormal step (2^-24) keeps lo's rounding below 2^-29 of the row's largest magnitude.
 constexpr int kWgmmaRowTopExponent = 4;
 
-// The row stride (in fp16) of the split operands: k rounded up to 8, the 16 bytes TMA needs.
+// The row stride (in fp16) of x's split rows: k rounded up to 8, the 16 bytes TMA needs.
 int64_t wgmma_split_row_stride(int64_t k);
+SplitRows wgmma_x_split_layout(__half* split, int64_t m, int64_t k);
+
+// W's split in blocks of a tile's rows by a k block (kWgmmaTileN x kWgmmaBlockK), so that every
+// TMA box of W is one 16 KiB span and a tile's k blocks follow each other: each CTA streams W
+// from DRAM in long runs instead of 128-byte pieces of 128 rows 2k bytes apart. The layout's
+// elements(n) fp16, zeroed before the first split (the edges past n and k are read as zeros).
+SplitTileBlocks wgmma_w_split_layout(__half* split, int64_t k);
+// Boxes of W's split (tiles x k blocks x 2 planes); the kernel numbers them with 32-bit ints.
+int64_t wgmma_w_split_boxes(int64_t n, int64_t k);
 
 struct WgmmaLayerOperands {
   const __half* x_split = nullptr;    // [2m, stride]: x hi rows, then x lo rows
   const float* x_unscale = nullptr;   // [m]
-  const __half* w_split = nullptr;    // [2n, stride]: W hi rows, then W lo rows
+  const __half* w_split = nullptr;    // W hi and lo in tile blocks (wgmma_w_split_layout)
   const float* w_unscale = nullptr;   // [n]
   const float* bias = nullptr;        // [n]
   float* y = nullptr;                 // [m, n]

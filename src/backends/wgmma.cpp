@@ -56,21 +56,27 @@ class WgmmaBackend final : public Backend {
       return {false, fmt::format("needs compute capability 9.0 (Hopper, sm_90a); {} is {}",
                                  device->name, device->compute_capability())};
     if (p.m >= kMaxRows || p.n >= kMaxRows || p.k >= kMaxRows ||
-        ceil_div(p.m, kWgmmaTileM) * ceil_div(p.n, kWgmmaTileN) > kMaxTiles)
-      return {false, fmt::format("m, n and k must be below {} and give at most {} output tiles",
-                                 kMaxRows, kMaxTiles)};
+        ceil_div(p.m, kWgmmaTileM) * ceil_div(p.n, kWgmmaTileN) > kMaxTiles ||
+        wgmma_w_split_boxes(p.n, p.k) > kMaxTiles)
+      return {false, fmt::format("m, n and k must be below {} and give at most {} output tiles "
+                                 "and {} blocks of W",
+                                 kMaxRows, kMaxTiles, kMaxTiles)};
     if (!wgmma_kernel_available())
       return {false, "this build holds no sm_90a code; configure with "
                      "CMAKE_CUDA_ARCHITECTURES including 90a"};
     return {};
   }
 
-  void setup(const Problem& p, const Tensors&, cudaStream_t) override {
+  void setup(const Problem& p, const Tensors&, cudaStream_t stream) override {
     problem_ = p;
-    row_stride_ = wgmma_split_row_stride(p.k);
-    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * row_stride_));
+    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * wgmma_split_row_stride(p.k)));
+    x_layout_ = wgmma_x_split_layout(x_split_.get(), p.m, p.k);
     x_unscale_ = DeviceBuffer<float>(p.m);
-    w_split_ = DeviceBuffer<__half>(uint64_t(2 * p.n * row_stride_));
+    w_layout_ = wgmma_w_split_layout(nullptr, p.k);
+    w_split_ = DeviceBuffer<__half>(uint64_t(w_layout_.elements(p.n)));
+    w_layout_.split = w_split_.get();
+    // The blocks' parts past n and k are never written by the split and must read as zeros.
+    MISH_CUDA_CHECK(cudaMemsetAsync(w_split_.get(), 0, w_split_.bytes(), stream));
     w_unscale_ = DeviceBuffer<float>(p.n);
     operands_.x_split = x_split_.get();
     operands_.x_unscale = x_unscale_.get();
@@ -96,13 +102,13 @@ class WgmmaBackend final : public Backend {
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.w, problem_.n, problem_.k, kWgmmaRowTopExponent, w_split_.get(),
-                          row_stride_, w_unscale_.get(), stream);
+    launch_row_split_fp16(t.w, problem_.n, problem_.k, kWgmmaRowTopExponent, w_layout_,
+                          w_unscale_.get(), stream);
   }
 
   void run(const Tensors& t, cudaStream_t stream) override {
-    launch_row_split_fp16(t.x, problem_.m, problem_.k, kWgmmaRowTopExponent, x_split_.get(),
-                          row_stride_, x_unscale_.get(), stream);
+    launch_row_split_fp16(t.x, problem_.m, problem_.k, kWgmmaRowTopExponent, x_layout_,
+                          x_unscale_.get(), stream);
     WgmmaLayerOperands operands = operands_;
     operands.bias = t.b;
     operands.y = t.y;
@@ -143,12 +149,14 @@ class WgmmaBackend final : public Backend {
             {"shared_bytes", wgmma_layer_shared_bytes()},
             {"kernels_per_run", 2},
             {"tensor_core_passes", 3},
-            {"prepack", "W split to fp16 hi/lo"}};
+            {"prepack", fmt::format("W split to fp16 hi/lo in blocks of {} rows x {} of k, one span "
+                                    "each", kWgmmaTileN, kWgmmaBlockK)}};
   }
 
  private:
   Problem problem_;
-  int64_t row_stride_ = 0;  // fp16 between rows of the split operands
+  SplitRows x_layout_;
+  SplitTileBlocks w_layout_;
   DeviceBuffer<__half> x_split_, w_split_;
   DeviceBuffer<float> x_unscale_, w_unscale_;
   WgmmaLayerOperands operands_;

@@ -48,13 +48,13 @@ TEST(WgmmaSupports, DeclinesOtherArchitectures) {
 }
 
 // Off-grid shapes run (zero-filled edge tiles, predicated stores); only extents the kernel's
-// 32-bit row and tile numbering cannot address are declined, before any device call.
+// 32-bit row, tile and W block numbering cannot address are declined, before any device call.
 TEST(WgmmaSupports, DeclinesShapesBeyondItsIndexRange) {
   const DeviceInfo device = hopper();
   const auto backend = make_builtin_backend("wgmma");
-  const int64_t too_many = int64_t(1) << 30;
+  const int64_t too_many = int64_t(1) << 30, many = int64_t(1) << 29;
   for (const Problem& p : {shape(too_many, 128, 64), shape(128, too_many, 64),
-                           shape(128, 128, too_many)}) {
+                           shape(128, 128, too_many), shape(1, many, many)}) {
     const Support s = backend->supports(p, &device);
     EXPECT_FALSE(s.ok) << p.shape();
     EXPECT_NE(s.reason.find("below"), std::string::npos) << s.reason;

@@ -24,6 +24,7 @@ struct SplitRows {
   }
   // Groups of four elements that start at a multiple of 4 stay contiguous.
   bool keeps_groups_of_four() const { return row_stride % 4 == 0; }
+  int64_t elements() const { return 2 * rows * row_stride; }
 };
 
 // The matrix in blocks of tile_rows x block_cols, each a [tile_rows][block_cols] row-major piece:
@@ -36,15 +37,19 @@ struct SplitTileBlocks {
   int64_t blocks_per_row = 0;  // ceil(cols / block_cols)
   int tile_rows = 0, block_cols = 0;
 
+  // The piece holding (row, col) of a plane: pieces are numbered in storage order.
+  MISH_HD int64_t piece(int64_t row, int64_t col, int plane) const {
+    return ((row / tile_rows) * blocks_per_row + col / block_cols) * 2 + plane;
+  }
   MISH_HD int64_t offset(int64_t row, int64_t col, int plane) const {
-    const int64_t box = ((row / tile_rows) * blocks_per_row + col / block_cols) * 2 + plane;
-    return (box * tile_rows + row % tile_rows) * block_cols + col % block_cols;
+    return (piece(row, col, plane) * tile_rows + row % tile_rows) * block_cols + col % block_cols;
   }
   bool keeps_groups_of_four() const { return block_cols % 4 == 0; }
-  // Elements the layout spans for `rows` rows, edges included.
-  int64_t elements(int64_t rows) const {
-    return 2 * ((rows + tile_rows - 1) / tile_rows) * blocks_per_row * tile_rows * block_cols;
+  // Pieces (one plane of one block) and elements the layout spans for `rows` rows, edges included.
+  int64_t pieces(int64_t rows) const {
+    return 2 * ((rows + tile_rows - 1) / tile_rows) * blocks_per_row;
   }
+  int64_t elements(int64_t rows) const { return pieces(rows) * tile_rows * block_cols; }
 };
 
 // Any cols; rows <= 2^31 - 1. Vectorized (16-byte loads, 8-byte stores) when cols is a multiple

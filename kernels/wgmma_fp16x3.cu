@@ -235,7 +235,8 @@ __device__ __forceinline__ BoxAt x_box(int row, int kb, int plane) {
   return {kb * kBlockK, row, plane};
 }
 __device__ __forceinline__ BoxAt w_box(const TileWalk& walk, int n0, int kb, int plane) {
-  return {0, 0, ((n0 / kTileN) * walk.k_blocks + kb) * 2 + plane};
+  const SplitTileBlocks w{nullptr, walk.k_blocks, kTileN, kBlockK};
+  return {0, 0, static_cast<int>(w.piece(n0, kb * kBlockK, plane))};
 }
 
 __device__ __forceinline__ void tma_load_box(void* dst, const CUtensorMap* map, uint64_t* full,
@@ -1005,7 +1006,7 @@ SplitTileBlocks wgmma_w_split_layout(__half* split, int64_t k) {
 }
 
 int64_t wgmma_w_split_boxes(int64_t n, int64_t k) {
-  return 2 * ceil_div(n, kTileN) * ceil_div(k, kBlockK);
+  return wgmma_w_split_layout(nullptr, k).pieces(n);
 }
 
 WgmmaTensorMaps prepare_wgmma_layer(const WgmmaLayerOperands& p) {

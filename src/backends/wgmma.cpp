@@ -69,8 +69,9 @@ class WgmmaBackend final : public Backend {
 
   void setup(const Problem& p, const Tensors&, cudaStream_t stream) override {
     problem_ = p;
-    x_split_ = DeviceBuffer<__half>(uint64_t(2 * p.m * wgmma_split_row_stride(p.k)));
-    x_layout_ = wgmma_x_split_layout(x_split_.get(), p.m, p.k);
+    x_layout_ = wgmma_x_split_layout(nullptr, p.m, p.k);
+    x_split_ = DeviceBuffer<__half>(uint64_t(x_layout_.elements()));
+    x_layout_.split = x_split_.get();
     x_unscale_ = DeviceBuffer<float>(p.m);
     w_layout_ = wgmma_w_split_layout(nullptr, p.k);
     w_split_ = DeviceBuffer<__half>(uint64_t(w_layout_.elements(p.n)));

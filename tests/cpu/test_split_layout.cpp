@@ -39,6 +39,7 @@ TEST(SplitLayout, TileBlocksPlaceEveryElementWhereStorageOrderPutsIt) {
     const std::vector<Placed> order =
         tile_blocks_in_storage_order(rows, cols, tile_rows, block_cols);
     ASSERT_EQ(layout.elements(rows), static_cast<int64_t>(order.size()));
+    EXPECT_EQ(layout.pieces(rows) * tile_rows * block_cols, layout.elements(rows));
     for (int64_t at = 0; at < static_cast<int64_t>(order.size()); ++at) {
       const Placed& e = order[at];
       ASSERT_EQ(layout.offset(e.row, e.col, e.plane), at)
@@ -75,6 +76,7 @@ TEST(SplitLayout, RowsPutHiRowsThenLoRowsAStrideApart) {
         seen.insert(at);
       }
   EXPECT_EQ(seen.size(), size_t(2 * rows * cols));
+  EXPECT_EQ(layout.elements(), 2 * rows * stride);
   EXPECT_TRUE(layout.keeps_groups_of_four());
   EXPECT_FALSE((SplitRows{nullptr, rows, 6}).keeps_groups_of_four());
   EXPECT_FALSE((SplitTileBlocks{nullptr, 1, 8, 6}).keeps_groups_of_four());

@@ -31,19 +31,69 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar)) : "memory");
 }
 
+// Waits until the phase of `parity` has completed. kClusterScope: acquires at cluster scope, so
+// that what other CTAs of the cluster wrote before their (release) arrivals is visible after.
+#define MISH_MBARRIER_TRY_WAIT(sem)                                      \
+  "{\n"                                                                  \
+  ".reg .pred ready;\n"                                                  \
+  "mbarrier.try_wait.parity" sem ".shared::cta.b64 ready, [%1], %2;\n" \
+  "selp.u32 %0, 1, 0, ready;\n"                                          \
+  "}\n"
+template <bool kClusterScope = false>
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
   uint32_t done = 0;
   do {
-    asm volatile(
-        "{\n"
-        ".reg .pred ready;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, ready;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(smem_address(bar)), "r"(parity)
-        : "memory");
+    if constexpr (kClusterScope) {
+      asm volatile(MISH_MBARRIER_TRY_WAIT(".acquire.cluster")
+                   : "=r"(done)
+                   : "r"(smem_address(bar)), "r"(parity)
+                   : "memory");
+    } else {
+      asm volatile(MISH_MBARRIER_TRY_WAIT("")
+                   : "=r"(done)
+                   : "r"(smem_address(bar)), "r"(parity)
+                   : "memory");
+    }
   } while (done == 0);
+}
+#undef MISH_MBARRIER_TRY_WAIT
+
+// Thread-block clusters: the CTAs of a cluster reach each other's shared memory through
+// cluster_address.
+__device__ __forceinline__ uint32_t cluster_cta_rank() {
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+
+// Every thread of the cluster's CTAs arrives (release) and waits for all the others (acquire).
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;" ::
+          : "memory");
+}
+
+// The address of `local`'s counterpart in the shared memory of the cluster's CTA `rank`.
+__device__ __forceinline__ uint32_t cluster_address(const void* local, uint32_t rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(smem_address(local)), "r"(rank));
+  return remote;
+}
+
+// One arrival on an mbarrier of a CTA of the cluster (its cluster_address), releasing this
+// thread's earlier writes at cluster scope.
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t remote_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote_bar)
+               : "memory");
+}
+
+__device__ __forceinline__ float load_shared_cluster(uint32_t remote) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(remote) : "memory");
+  return v;
 }
 
 // Loads the box at (column k0, row, part) of a split-operand map (hi part 0, lo part 1) into

@@ -56,7 +56,12 @@
 // launch) and adds x's loads to those first slots once the split is done. With split-K, a tile's
 // sums come in parts, which every CTA publishes to a workspace; the last CTA of the tile to
 // finish (an integer arrival counter) adds them in slice order and runs the epilogue, so the
-// output is bit-identical from run to run (combine_parts).
+// output is bit-identical from run to run (combine_parts). Where the plan gives each CTA one unit
+// of a two-slice tile on the transposed path (WgmmaPlan::pairs, m <= 64 at n = 8192), the two
+// CTAs of a tile run as a cluster instead and each finishes half of the tile's outputs, adding the
+// other's part of them from the other's shared memory (add_partner_half): after the later CTA's
+// last k block come no global-memory round trip and only half the epilogue, which measured
+// 2-3 us at m = 64 (docs/perf-notes.md).
 //
 // Operand layouts. x's split is in rows: a box takes 128 bytes of k from each of its rows. W's is
 // in tile blocks (wgmma_w_split_layout): a box of W is one 16 KiB span and a tile's boxes follow
@@ -110,6 +115,7 @@ struct SharedStorage {
   uint64_t full[kSlots];   // TMA bytes landed
   uint64_t empty[kSlots];  // consumers done reading
   int last_arrival;        // this CTA was the last of its tile's to finish (combine_parts)
+  uint64_t pair_ready;     // pairs: the partner CTA's half is staged (add_partner_half)
 };
 constexpr size_t kSharedBytes = sizeof(SharedStorage) + 1024;  // + alignment slack
 
@@ -759,9 +765,10 @@ struct TransposedOutputs {
         row_unscale[2 * j + r] = row(j, r) < m ? p.x_unscale[row(j, r)] : 0.0f;
   }
 
-  // Unscale, bias, Mish twice and store the tile's sums.
-  __device__ __forceinline__ void store(const float (&sum)[kN / 2],
-                                        const WgmmaLayerOperands& p) const {
+  // Unscale, bias, Mish twice and store the tile's sums: all of them (half < 0), or those of
+  // W's rows +8h for h = half only (pairs, add_partner_half).
+  __device__ __forceinline__ void store(const float (&sum)[kN / 2], const WgmmaLayerOperands& p,
+                                        int half) const {
     const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
 #pragma unroll
     for (int j = 0; j < kN / 8; ++j) {
@@ -771,7 +778,7 @@ struct TransposedOutputs {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int col = first_col + 8 * h;
-          if (col < n)
+          if (col < n && (half < 0 || h == half))
             p.y[int64_t(row(j, r)) * n + col] = mish(mish(
                 sum[4 * j + 2 * h + r] * row_unscale[2 * j + r] * col_unscale[h] + col_bias[h]));
         }
@@ -779,6 +786,44 @@ struct TransposedOutputs {
     }
   }
 };
+
+// Pairs (WgmmaPlan::pairs): the cluster's two CTAs hold the two slices of one tile, one unit
+// each, so their rings are free once their k blocks are done. CTA `slice` finishes the outputs of
+// W's rows +8h for h = slice (sum[4j + 2h + r], TransposedOutputs): it stages the other half of
+// its sums in its ring for its partner and adds the partner's staged part of its own half, p_0 +
+// p_1 either way round (addition commutes), so the output is bit-identical from run to run.
+// Every consumer thread arrives on the partner's pair_ready itself once its values are staged, so
+// the partner's reads rest on no barrier between threads. Neither CTA exits before the other has
+// read its shared memory: the kernel ends with a cluster barrier.
+template <int kValues>
+__device__ void add_partner_half(SharedStorage& s, int slice, float (&sum)[kValues]) {
+  constexpr int kConsumerThreads = 128 * kConsumerWarpgroups;
+  const int thread = threadIdx.x - 128;
+  const uint32_t partner = cluster_cta_rank() ^ 1;
+  float* staged = reinterpret_cast<float*>(s.slots);  // [2j + r][consumer thread]
+  const auto at = [&](int j, int r) { return (2 * j + r) * kConsumerThreads + thread; };
+  // The other consumer warpgroup's wgmma may still read the ring until it is past its last block
+  // too (each waits for its own groups only).
+  consumers_meet();
+#pragma unroll
+  for (int j = 0; j < kValues / 4; ++j)
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+      staged[at(j, r)] = slice == 0 ? sum[4 * j + 2 + r] : sum[4 * j + r];
+  mbarrier_arrive_cluster(cluster_address(&s.pair_ready, partner));
+  mbarrier_wait<true>(&s.pair_ready, 0);
+  const uint32_t theirs = cluster_address(staged, partner);
+#pragma unroll
+  for (int j = 0; j < kValues / 4; ++j)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const float part = load_shared_cluster(theirs + at(j, r) * sizeof(float));
+      if (slice == 0)
+        sum[4 * j + r] += part;
+      else
+        sum[4 * j + 2 + r] += part;
+    }
+}
 
 // The transposed path's consumer (see the header comment): per k block, W's 64 rows of this
 // consumer are wgmma's A and x's kN rows its B; the block's slot goes back as soon as its groups
@@ -816,7 +861,12 @@ __device__ void consume_transposed(SharedStorage& s, const WgmmaLayerOperands& p
       if (last || (b + 1) % kPromoteBlocks == 0) acc.promote_main(sum);
       if (last || (b + 1) % kCorrectionBlocks == 0) acc.promote_corrections(sum);
     }
-    if (walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum)) outputs.store(sum, p);
+    if (p.pairs) {
+      add_partner_half(s, unit.slice, sum);
+      outputs.store(sum, p, unit.slice);
+    } else if (walk.slices == 1 || combine_parts(s, p, walk, unit, consumer, sum)) {
+      outputs.store(sum, p, -1);
+    }
   }
 }
 
@@ -846,11 +896,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }
+    if (kTransposedN > 0 && p.pairs) mbarrier_init(&s.pair_ready, 128 * kConsumerWarpgroups);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");
   }
   __syncthreads();
+  // Pairs: the partner's barriers are initialized before any arrival on them.
+  if (kTransposedN > 0 && p.pairs) cluster_sync();
   // When launched as a programmatic dependent of the kernel before it (the split of x), all
   // above overlaps that kernel's run, and so does, on the transposed path, the producer's first
   // loads of W (prepared before the split): no thread reads x, its scales or the split-K
@@ -872,6 +925,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       consume(s, p, warpgroup - 1, walk);
     else
       consume_transposed<kTransposedN>(s, p, warpgroup - 1, walk);
+  }
+  // Pairs (transposed path only): the partner may still read this CTA's shared memory
+  // (add_partner_half).
+  if (kTransposedN > 0 && p.pairs) {
+    __syncwarp();
+    cluster_sync();
   }
 #endif
 }
@@ -985,7 +1044,8 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
   plan.slices = static_cast<int>(ceil_div(k_blocks, plan.slice_blocks));
   plan.ctas = static_cast<int>(std::min<int64_t>(sms, int64_t(plan.tiles) * plan.slices));
   plan.transposed_n = wgmma_transposed_n(m);
-  if (plan.slices > 1) {
+  plan.pairs = plan.transposed_n > 0 && plan.slices == 2 && plan.ctas == plan.tiles * 2;
+  if (plan.slices > 1 && !plan.pairs) {
     // A tile's sums, kTileN columns by its rows: kTileM, or transposed_n on the transposed path.
     const int rows = plan.transposed_n > 0 ? plan.transposed_n : kTileM;
     plan.counters = plan.tiles;
@@ -1028,16 +1088,20 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMap
   // early blocks to cost more than the launch saves (docs/perf-notes.md); there the launch waits
   // for it as usual.
   const int transposed_n = wgmma_transposed_n(p.m);
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = p.slices > 1 || transposed_n > 0;
+  cudaLaunchAttribute attributes[2]{};
+  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[0].val.programmaticStreamSerializationAllowed = p.slices > 1 || transposed_n > 0;
+  attributes[1].id = cudaLaunchAttributeClusterDimension;
+  attributes[1].val.clusterDim = {2, 1, 1};
+  if (p.pairs && ctas % 2 != 0)
+    throw std::invalid_argument("wgmma layer: pairs need an even number of CTAs");
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(ctas));
   config.blockDim = dim3(kThreads);
   config.dynamicSmemBytes = kSharedBytes;
   config.stream = stream;
-  config.attrs = &overlap;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = p.pairs ? 2 : 1;
   MISH_CUDA_CHECK(cudaLaunchKernelEx(&config, layer_kernel(transposed_n), maps.x, maps.w, p));
   MISH_CUDA_CHECK_LAUNCH();
 }

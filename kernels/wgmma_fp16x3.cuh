@@ -69,6 +69,9 @@ struct WgmmaLayerOperands {
   int slices = 1, slice_blocks = 0;
   float* workspace = nullptr;
   int* counters = nullptr;
+  // WgmmaPlan::pairs: launched in clusters of two CTAs, the two slices of one tile, which add
+  // their parts through each other's shared memory instead (no workspace, no counters).
+  bool pairs = false;
 };
 
 // How the kernel covers a problem on a device of `sms` SMs: when the output tiles are too few to
@@ -79,7 +82,12 @@ struct WgmmaPlan {
   int slices = 1, slice_blocks = 0;
   int transposed_n = 0;        // wgmma_transposed_n(m)
   int ctas = 0;                // persistent grid: at most one per SM
-  size_t workspace_bytes = 0;  // partial sums, when slices > 1
+  // On the transposed path with two slices and one unit per CTA: clusters of two CTAs, the
+  // slices of one tile, each adding the other's part of half of the tile's outputs from its
+  // shared memory and finishing that half, so that no workspace round trip and only half the
+  // epilogue follow the later CTA's last k block.
+  bool pairs = false;
+  size_t workspace_bytes = 0;  // partial sums, when slices > 1 without pairs
   int counters = 0;            // one per tile, likewise
 };
 constexpr int kWgmmaMinSliceK = 1024;

@@ -100,6 +100,7 @@ class WgmmaBackend final : public Backend {
     operands_.slice_blocks = plan_.slice_blocks;
     operands_.workspace = split_k_->get(workspace);
     operands_.counters = split_k_->get(counters);
+    operands_.pairs = plan_.pairs;
   }
 
   void prepack(const Tensors& t, cudaStream_t stream) override {
@@ -144,6 +145,7 @@ class WgmmaBackend final : public Backend {
             {"transposed_n", plan_.transposed_n},
             {"ctas", plan_.ctas},
             {"split_k", plan_.slices},
+            {"split_k_pairs", plan_.pairs},
             {"workspace_bytes", plan_.workspace_bytes},
             {"group_m", group_m_},
             {"threads", kWgmmaThreads},

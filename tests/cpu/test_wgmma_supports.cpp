@@ -87,13 +87,27 @@ TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   EXPECT_EQ(small.slice_blocks, 64);
   EXPECT_EQ(small.ctas, 128);
   EXPECT_EQ(small.transposed_n, 64);
-  EXPECT_EQ(small.counters, 64);
-  EXPECT_EQ(small.workspace_bytes, size_t(2) * 64 * 64 * 128 * sizeof(float));
+  EXPECT_TRUE(small.pairs) << "two slices, one unit per CTA: the slices add up in clusters";
+  EXPECT_EQ(small.counters, 0);
+  EXPECT_EQ(small.workspace_bytes, 0u);
+  EXPECT_FALSE(large.pairs);
 
-  // The transposed tile's parts hold x's padded rows only; without split-K there are none.
-  const WgmmaPlan eight = plan_wgmma_layer(8, 8192, 8192, 132, 0);
+  // Other split-K plans go through the workspace; the transposed tile's parts hold x's padded
+  // rows only; without split-K there are none.
+  const WgmmaPlan three = plan_wgmma_layer(64, 8192, 8192, 132, 3);
+  EXPECT_FALSE(three.pairs);
+  EXPECT_EQ(three.counters, 64);
+  EXPECT_EQ(three.workspace_bytes, size_t(3) * 64 * 64 * 128 * sizeof(float));
+  const WgmmaPlan eight = plan_wgmma_layer(8, 8192, 8192, 66, 0);
   EXPECT_EQ(eight.transposed_n, 8);
-  EXPECT_EQ(eight.workspace_bytes, size_t(2) * 64 * 8 * 128 * sizeof(float));
+  EXPECT_EQ(eight.slices, 1);
+  const WgmmaPlan more_units = plan_wgmma_layer(8, 8192 * 3, 8192, 132, 2);
+  EXPECT_EQ(more_units.ctas, 132);
+  EXPECT_FALSE(more_units.pairs) << "a CTA with two units has no free ring for the exchange";
+  EXPECT_EQ(more_units.workspace_bytes, size_t(2) * 192 * 8 * 128 * sizeof(float));
+  const WgmmaPlan wide = plan_wgmma_layer(100, 8192, 8192, 132, 0);
+  EXPECT_EQ(wide.slices, 2);
+  EXPECT_FALSE(wide.pairs) << "the 128 x 128 tiles keep the workspace";
   const WgmmaPlan one = plan_wgmma_layer(1, 128, 64, 132, 0);
   EXPECT_EQ(one.slices, 1);
   EXPECT_EQ(one.transposed_n, 8);

@@ -98,6 +98,7 @@ constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
 constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a slot
+constexpr int kConsumerThreads = 128 * kConsumerWarpgroups;
 static_assert(kTileM == kTileN, "one slot shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,
@@ -581,7 +582,7 @@ struct ConsumerRing {
 
 // The consumer threads of the CTA (both warpgroups, not the producer) meet at named barrier 1.
 __device__ __forceinline__ void consumers_meet() {
-  asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumerWarpgroups) : "memory");
+  asm volatile("bar.sync 1, %0;" ::"n"(kConsumerThreads) : "memory");
 }
 
 // Sums of a tile split over CTAs (split-K slices): every consumer publishes its kValues sums a
@@ -797,7 +798,6 @@ struct TransposedOutputs {
 // read its shared memory: the kernel ends with a cluster barrier.
 template <int kValues>
 __device__ void add_partner_half(SharedStorage& s, int slice, float (&sum)[kValues]) {
-  constexpr int kConsumerThreads = 128 * kConsumerWarpgroups;
   const int thread = threadIdx.x - 128;
   const uint32_t partner = cluster_cta_rank() ^ 1;
   float* staged = reinterpret_cast<float*>(s.slots);  // [2j + r][consumer thread]
@@ -896,7 +896,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbarrier_init(&s.full[i], 1);
       mbarrier_init(&s.empty[i], kConsumerWarps);
     }
-    if (kTransposedN > 0 && p.pairs) mbarrier_init(&s.pair_ready, 128 * kConsumerWarpgroups);
+    if (kTransposedN > 0 && p.pairs) mbarrier_init(&s.pair_ready, kConsumerThreads);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&x_map)) : "memory");
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&w_map)) : "memory");

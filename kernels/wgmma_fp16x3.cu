@@ -21,8 +21,8 @@
 //
 // Tiles and roles. One CTA computes a 128 x 128 output tile; a persistent grid of one CTA per SM
 // walks the tiles m-fastest within groups of group_m m tiles (TileWalk), so the CTAs in flight
-// share each W tile through L2 while the group's x (32 MiB as hi+lo at the default size, where
-// one group holds all of x) stays L2-resident.
+// share each W tile through L2 while the group's x (by default at most 32 MiB as hi+lo,
+// wgmma_default_group_m: all of x up to M = 1024 at K = 8192) stays L2-resident.
 // 384 threads = 3 warpgroups:
 //   warpgroup 0, producer: one thread issues TMA loads (cp.async.bulk.tensor.3d, 128-byte
 //     swizzle) of the k block's four tiles, x hi/lo [128 x 64] and W hi/lo [128 x 64], into a
@@ -1056,6 +1056,11 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
 }
 
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
+
+int wgmma_default_group_m(int64_t k) {
+  const int64_t tile_x_bytes = int64_t(kTileM) * wgmma_split_row_stride(k) * 2 * sizeof(__half);
+  return static_cast<int>(std::max<int64_t>(1, kWgmmaGroupXBytes / tile_x_bytes));
+}
 
 SplitRows wgmma_x_split_layout(__half* split, int64_t m, int64_t k) {
   return {split, m, wgmma_split_row_stride(k)};

@@ -95,6 +95,13 @@ constexpr int kWgmmaMinSliceK = 1024;
 // `slices` > 0 fixes the split-K factor (capped at one slice per k block); 0 lets the plan pick.
 WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices);
 
+// The tile walk's default group of m tiles (WgmmaLayerOperands::group_m) for K = k: as many as
+// keep their split of x, hi and lo, within kWgmmaGroupXBytes (at least one), so that a group's x
+// stays in L2 while W streams past: at k = 8192, 8 m tiles of 4 MiB each. One group over all of a
+// larger x reads it from DRAM again for every few n tiles (docs/perf-notes.md).
+constexpr int64_t kWgmmaGroupXBytes = int64_t(32) << 20;  // about half of an H200's 60 MiB L2
+int wgmma_default_group_m(int64_t k);
+
 // The transposed path for m rows of x: at m <= 64 W's 128 rows of a tile take wgmma's M side and
 // x's rows its N side, padded to the returned 8, 16, 32 or 64; 0 for larger m, where the kernel
 // takes 128 x 128 tiles with x on the M side.

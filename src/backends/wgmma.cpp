@@ -24,7 +24,6 @@ constexpr int64_t kMaxRows = int64_t(1) << 30;
 constexpr int64_t kMaxTiles = (int64_t(1) << 31) - 1;
 constexpr int kMaxGroupM = 1 << 20;
 constexpr int kMaxSlices = 1024;
-constexpr int kDefaultGroupM = 0;
 
 class WgmmaBackend final : public Backend {
  public:
@@ -36,8 +35,8 @@ class WgmmaBackend final : public Backend {
   std::string_view math_mode() const override { return "fp16x3"; }
   bool prepacks_weights() const override { return true; }
 
-  // group_m: m tiles per group of the kernel's tile walk (0: all of them, one group);
-  // slices: the split-K factor (0: the plan's).
+  // group_m: m tiles per group of the kernel's tile walk (0: all of them, one group; unset:
+  // wgmma_default_group_m); slices: the split-K factor (0: the plan's).
   void configure(const nlohmann::json& options) override {
     for (const auto& item : options.items()) {
       const std::string& key = item.key();
@@ -86,7 +85,7 @@ class WgmmaBackend final : public Backend {
     operands_.m = p.m;
     operands_.n = p.n;
     operands_.k = p.k;
-    operands_.group_m = group_m_;
+    operands_.group_m = group_m_ ? *group_m_ : wgmma_default_group_m(p.k);
     maps_ = prepare_wgmma_layer(operands_);
     int device = 0, sms = 0;
     MISH_CUDA_CHECK(cudaGetDevice(&device));
@@ -147,7 +146,7 @@ class WgmmaBackend final : public Backend {
             {"split_k", plan_.slices},
             {"split_k_pairs", plan_.pairs},
             {"workspace_bytes", plan_.workspace_bytes},
-            {"group_m", group_m_},
+            {"group_m", operands_.group_m},
             {"threads", kWgmmaThreads},
             {"shared_bytes", wgmma_layer_shared_bytes()},
             {"kernels_per_run", 2},
@@ -166,7 +165,7 @@ class WgmmaBackend final : public Backend {
   WgmmaTensorMaps maps_{};
   WgmmaPlan plan_;
   std::optional<DeviceArena> split_k_;  // the parts' workspace and the tile counters
-  int group_m_ = kDefaultGroupM;
+  std::optional<int> group_m_;
   int slices_ = 0;
 };
 

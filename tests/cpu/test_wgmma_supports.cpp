@@ -73,6 +73,17 @@ TEST(WgmmaBackend, ConfigureTakesTheTileGroupAndSplitKFactorOnly) {
 }
 
 // 132 SMs, as on an H200.
+// A group's x split (128 rows of hi and lo per m tile) within 32 MiB: the whole x up to M = 1024
+// at K = 8192.
+TEST(WgmmaPlan, DefaultTileGroupKeepsItsXWithin32MiB) {
+  EXPECT_EQ(wgmma_default_group_m(8192), 8);
+  EXPECT_EQ(wgmma_default_group_m(8185), 8) << "rows padded to 8192";
+  EXPECT_EQ(wgmma_default_group_m(8200), 7);
+  EXPECT_EQ(wgmma_default_group_m(1024), 64);
+  EXPECT_EQ(wgmma_default_group_m(1), 8192);
+  EXPECT_EQ(wgmma_default_group_m(int64_t(1) << 29), 1) << "at least one m tile";
+}
+
 TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   const WgmmaPlan large = plan_wgmma_layer(1024, 8192, 8192, 132, 0);
   EXPECT_EQ(large.tiles, 512);

@@ -98,7 +98,7 @@ constexpr int kThreads = kWgmmaThreads;
 static_assert(kThreads == 128 * (1 + kConsumerWarpgroups), "a producer and the consumers");
 constexpr int kRowsPerConsumer = kTileM / kConsumerWarpgroups;  // the wgmma M
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;  // each releases a slot
-constexpr int kConsumerThreads = 128 * kConsumerWarpgroups;
+[[maybe_unused]] constexpr int kConsumerThreads = 128 * kConsumerWarpgroups;
 static_assert(kTileM == kTileN, "one slot shape serves both operands");
 static_assert(kBlockK * 2 == 128, "a k block row is one 128-byte swizzle span");
 static_assert(kWgmmaPromoteK % kBlockK == 0 && kWgmmaFirstChunkK % kBlockK == 0,

@@ -1057,13 +1057,14 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
 
 int64_t wgmma_split_row_stride(int64_t k) { return round_up(k, 8); }
 
-int wgmma_default_group_m(int64_t k) {
-  const int64_t tile_x_bytes = int64_t(kTileM) * wgmma_split_row_stride(k) * 2 * sizeof(__half);
-  return static_cast<int>(std::max<int64_t>(1, kWgmmaGroupXBytes / tile_x_bytes));
-}
-
 SplitRows wgmma_x_split_layout(__half* split, int64_t m, int64_t k) {
   return {split, m, wgmma_split_row_stride(k)};
+}
+
+int wgmma_default_group_m(int64_t k) {
+  const int64_t tile_x_bytes =
+      wgmma_x_split_layout(nullptr, kTileM, k).elements() * int64_t(sizeof(__half));
+  return static_cast<int>(std::max<int64_t>(1, kWgmmaGroupXBytes / tile_x_bytes));
 }
 
 SplitTileBlocks wgmma_w_split_layout(__half* split, int64_t k) {

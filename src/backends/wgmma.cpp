@@ -85,7 +85,7 @@ class WgmmaBackend final : public Backend {
     operands_.m = p.m;
     operands_.n = p.n;
     operands_.k = p.k;
-    operands_.group_m = group_m_ ? *group_m_ : wgmma_default_group_m(p.k);
+    operands_.group_m = group_m_.value_or(wgmma_default_group_m(p.k));
     maps_ = prepare_wgmma_layer(operands_);
     int device = 0, sms = 0;
     MISH_CUDA_CHECK(cudaGetDevice(&device));

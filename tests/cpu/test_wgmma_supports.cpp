@@ -72,7 +72,6 @@ TEST(WgmmaBackend, ConfigureTakesTheTileGroupAndSplitKFactorOnly) {
     EXPECT_THROW(wgmma->configure(bad), UsageError) << bad.dump();
 }
 
-// 132 SMs, as on an H200.
 // A group's x split (128 rows of hi and lo per m tile) within 32 MiB: the whole x up to M = 1024
 // at K = 8192.
 TEST(WgmmaPlan, DefaultTileGroupKeepsItsXWithin32MiB) {
@@ -84,6 +83,7 @@ TEST(WgmmaPlan, DefaultTileGroupKeepsItsXWithin32MiB) {
   EXPECT_EQ(wgmma_default_group_m(int64_t(1) << 29), 1) << "at least one m tile";
 }
 
+// 132 SMs, as on an H200.
 TEST(WgmmaPlan, SplitsKOnlyWhenTheTilesLeaveSmsIdle) {
   const WgmmaPlan large = plan_wgmma_layer(1024, 8192, 8192, 132, 0);
   EXPECT_EQ(large.tiles, 512);

@@ -107,6 +107,11 @@ __device__ __forceinline__ void tma_load_tile(void* dst, const CUtensorMap* map,
       : "memory");
 }
 
+// Asks for the line holding `address` to be brought into this SM's L1 (no register waits on it).
+__device__ __forceinline__ void prefetch_l1(const void* address) {
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(address));
+}
+
 // wgmma shared-memory matrix descriptor: K-major tile of 128-byte rows, 128-byte swizzle, groups
 // of 8 rows 1024 bytes apart (stride byte offset); the leading byte offset is unused for this
 // layout. Advancing the start address by 32 bytes selects the next k16 slice.

@@ -366,6 +366,22 @@ __device__ __forceinline__ int epilogue_column(int n0, int j) {
   return n0 + 8 * j + 2 * (threadIdx.x % 4);  // even
 }
 
+// Brings a tile's epilogue operands into L1 when its k blocks start: x's unscale factors of its
+// rows (consumer 0, a row a thread) and W's unscale factors and biases of its columns (consumer
+// 1). The CTA's last tile is stored in a loop that loads each step's operands as it needs them
+// (store_tile): they are L1 hits there, not round trips to L2 behind the ring's traffic.
+__device__ __forceinline__ void prefetch_epilogue_operands(const WgmmaLayerOperands& p,
+                                                           TileCoords tile, int consumer) {
+  const int i = threadIdx.x % 128;
+  if (consumer == 0) {
+    prefetch_l1(p.x_unscale + min(tile.m0 + i, static_cast<int>(p.m) - 1));
+  } else {
+    const int col = min(tile.n0 + i, static_cast<int>(p.n) - 1);
+    prefetch_l1(p.w_unscale + col);
+    prefetch_l1(p.bias + col);
+  }
+}
+
 // Loads the operands of the kGroupsPerBlock column groups stored after k block `block`.
 __device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGroupsPerBlock],
                                                       const WgmmaLayerOperands& p, int n0,
@@ -384,23 +400,23 @@ __device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGrou
   }
 }
 
-// Unscale, bias, Mish twice and store the column groups after k block `block` (a compile-time
-// constant after unrolling: it indexes the register array).
+// Unscale, bias, Mish twice and store the column groups after k block `block`, whose sums sit in
+// the register array as those of block `sum_block` (a compile-time constant after unrolling).
 __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
                                                        const WgmmaLayerOperands& p,
                                                        const EpilogueRows& r,
                                                        const EpilogueColumns (&c)[kGroupsPerBlock],
-                                                       int n0, int block) {
+                                                       int n0, int block, int sum_block) {
   const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
 #pragma unroll
   for (int g = 0; g < kGroupsPerBlock; ++g) {
-    const int j = block * kGroupsPerBlock + g;
-    const int col = epilogue_column(n0, j);
+    const int col = epilogue_column(n0, block * kGroupsPerBlock + g);
+    const int i = 4 * (sum_block * kGroupsPerBlock + g);
     float2 out0, out1;
-    out0.x = mish(mish(sum[4 * j + 0] * r.unscale0 * c[g].unscale.x + c[g].bias.x));
-    out0.y = mish(mish(sum[4 * j + 1] * r.unscale0 * c[g].unscale.y + c[g].bias.y));
-    out1.x = mish(mish(sum[4 * j + 2] * r.unscale1 * c[g].unscale.x + c[g].bias.x));
-    out1.y = mish(mish(sum[4 * j + 3] * r.unscale1 * c[g].unscale.y + c[g].bias.y));
+    out0.x = mish(mish(sum[i + 0] * r.unscale0 * c[g].unscale.x + c[g].bias.x));
+    out0.y = mish(mish(sum[i + 1] * r.unscale0 * c[g].unscale.y + c[g].bias.y));
+    out1.x = mish(mish(sum[i + 2] * r.unscale1 * c[g].unscale.x + c[g].bias.x));
+    out1.y = mish(mish(sum[i + 3] * r.unscale1 * c[g].unscale.y + c[g].bias.y));
     if (r.row0 < m) store_pair(p.y + int64_t(r.row0) * n, col, n, out0);
     if (r.row1 < m) store_pair(p.y + int64_t(r.row1) * n, col, n, out1);
   }
@@ -627,25 +643,23 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
 }
 
 // Unscale, bias, Mish twice and store a finished tile's sums with no next tile's work to hide
-// behind: the column operands are loaded kFinalPrefetch blocks ahead, so their latency overlaps
-// the Mish of the blocks before.
-__device__ __forceinline__ void store_tile(const float (&sum)[64], const WgmmaLayerOperands& p,
+// behind, a k block's column groups an iteration. The loop is not unrolled: this code runs once,
+// at the CTA's end, so its instructions come cold from L2 or DRAM behind the other CTAs' ring
+// traffic, and unrolled (eight times the code) their fetch, not the work, set its time: every
+// CTA finished at the same moment, however early it got there (docs/perf-notes.md). The
+// block's sums are the first in `sum` (register indices must be compile-time constants), shifted
+// down after each iteration; the operands are L1 hits (prefetch_epilogue_operands).
+__device__ __forceinline__ void store_tile(float (&sum)[64], const WgmmaLayerOperands& p,
                                            TileCoords tile, int row_offset) {
-  constexpr int kFinalPrefetch = 4;
+  constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;
   const EpilogueRows rows = epilogue_rows(p, tile.m0 + row_offset);
-  EpilogueColumns ahead[kFinalPrefetch][kGroupsPerBlock];
-#pragma unroll
-  for (int block = 0; block < kFinalPrefetch; ++block)
-    load_epilogue_columns(ahead[block], p, tile.n0, block);
-#pragma unroll
+#pragma unroll 1
   for (int block = 0; block < kFirstChunkBlocks; ++block) {
-    EpilogueColumns current[kGroupsPerBlock];
+    EpilogueColumns columns[kGroupsPerBlock];
+    load_epilogue_columns(columns, p, tile.n0, block);
+    store_epilogue_columns(sum, p, rows, columns, tile.n0, block, 0);
 #pragma unroll
-    for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = ahead[block % kFinalPrefetch][g];
-    const int ahead_block = block + kFinalPrefetch;
-    if (ahead_block < kFirstChunkBlocks)
-      load_epilogue_columns(ahead[block % kFinalPrefetch], p, tile.n0, ahead_block);
-    store_epilogue_columns(sum, p, rows, current, tile.n0, block);
+    for (int i = 0; i + kSumsPerBlock < 64; ++i) sum[i] = sum[i + kSumsPerBlock];
   }
 }
 
@@ -676,6 +690,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
   for (int index = blockIdx.x; index < walk.units(); index += gridDim.x) {
     const WorkUnit unit = walk.unit(index);
     const TileCoords t = unit.at;
+    prefetch_epilogue_operands(p, t, consumer);
     const int k_blocks = unit.blocks();
     const int first_chunk_blocks =
         k_blocks <= kFirstChunkBlocks
@@ -698,7 +713,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
 #pragma unroll
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
         if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
-        store_epilogue_columns(sum, p, rows, current, finished.n0, kb);
+        store_epilogue_columns(sum, p, rows, current, finished.n0, kb, kb);
         constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;
 #pragma unroll
         for (int i = kSumsPerBlock * kb; i < kSumsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;

@@ -369,7 +369,7 @@ __device__ __forceinline__ int epilogue_column(int n0, int j) {
 // Brings a tile's epilogue operands into L1 when its k blocks start: x's unscale factors of its
 // rows (consumer 0, a row a thread) and W's unscale factors and biases of its columns (consumer
 // 1). The CTA's last tile is stored in a loop that loads each step's operands as it needs them
-// (store_tile): they are L1 hits there, not round trips to L2 behind the ring's traffic.
+// (store_tile): by then they should be in L1, not a round trip to L2 behind the ring's traffic.
 __device__ __forceinline__ void prefetch_epilogue_operands(const WgmmaLayerOperands& p,
                                                            TileCoords tile, int consumer) {
   const int i = threadIdx.x % 128;
@@ -645,10 +645,11 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
 // Unscale, bias, Mish twice and store a finished tile's sums with no next tile's work to hide
 // behind, a k block's column groups an iteration. The loop is not unrolled: this code runs once,
 // at the CTA's end, so its instructions come cold from L2 or DRAM behind the other CTAs' ring
-// traffic, and unrolled (eight times the code) their fetch, not the work, set its time: every
-// CTA finished at the same moment, however early it got there (docs/perf-notes.md). The
+// traffic. Unrolled (eight times the code) it took ~25 k cycles at M = 256 and every CTA finished
+// at the same moment, however early it got there; rolled, ~14.5 k (docs/perf-notes.md). The
 // block's sums are the first in `sum` (register indices must be compile-time constants), shifted
-// down after each iteration; the operands are L1 hits (prefetch_epilogue_operands).
+// down after each iteration; its operands were asked into L1 when the tile started
+// (prefetch_epilogue_operands).
 __device__ __forceinline__ void store_tile(float (&sum)[64], const WgmmaLayerOperands& p,
                                            TileCoords tile, int row_offset) {
   constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;

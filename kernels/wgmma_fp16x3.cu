@@ -328,6 +328,7 @@ __device__ void produce_transposed(SharedStorage& s, const CUtensorMap* x_map,
 constexpr int kAccumulatorColumnGroups = 16;  // j = 0..15
 constexpr int kFirstChunkBlocks = kWgmmaFirstChunkK / kBlockK;
 constexpr int kGroupsPerBlock = kAccumulatorColumnGroups / kFirstChunkBlocks;
+constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;  // a thread's sums in those column groups
 static_assert(kAccumulatorColumnGroups % kFirstChunkBlocks == 0, "whole column groups per block");
 static_assert(kFirstChunkBlocks % kPromoteBlocks == 0, "later chunks start at a chunk boundary");
 
@@ -411,7 +412,7 @@ __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
 #pragma unroll
   for (int g = 0; g < kGroupsPerBlock; ++g) {
     const int col = epilogue_column(n0, block * kGroupsPerBlock + g);
-    const int i = 4 * (sum_block * kGroupsPerBlock + g);
+    const int i = kSumsPerBlock * sum_block + 4 * g;
     float2 out0, out1;
     out0.x = mish(mish(sum[i + 0] * r.unscale0 * c[g].unscale.x + c[g].bias.x));
     out0.y = mish(mish(sum[i + 1] * r.unscale0 * c[g].unscale.y + c[g].bias.y));
@@ -652,7 +653,6 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
 // (prefetch_epilogue_operands).
 __device__ __forceinline__ void store_tile(float (&sum)[64], const WgmmaLayerOperands& p,
                                            TileCoords tile, int row_offset) {
-  constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;
   const EpilogueRows rows = epilogue_rows(p, tile.m0 + row_offset);
 #pragma unroll 1
   for (int block = 0; block < kFirstChunkBlocks; ++block) {
@@ -715,7 +715,6 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
         if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
         store_epilogue_columns(sum, p, rows, current, finished.n0, kb, kb);
-        constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;
 #pragma unroll
         for (int i = kSumsPerBlock * kb; i < kSumsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;
       }

@@ -332,10 +332,15 @@ constexpr int kSumsPerBlock = 4 * kGroupsPerBlock;  // a thread's sums in those 
 static_assert(kAccumulatorColumnGroups % kFirstChunkBlocks == 0, "whole column groups per block");
 static_assert(kFirstChunkBlocks % kPromoteBlocks == 0, "later chunks start at a chunk boundary");
 
+// The epilogue's kInside: the tile lies wholly inside y, whose n is even, so no operand load or
+// store needs a bounds check and the checks' branches are compiled out (store_tile). The
+// epilogue inside the next tile's first chunk keeps the checks: it hides behind tensor work.
+
 // Stores v.x at row[col] and v.y at row[col + 1], each only inside the row (n columns); one 8-byte
 // store when both are inside and the pair is 8-byte aligned (n even, col even).
+template <bool kInside>
 __device__ __forceinline__ void store_pair(float* row, int col, int n, float2 v) {
-  if (col + 1 < n && n % 2 == 0) {
+  if (kInside || (col + 1 < n && n % 2 == 0)) {
     *reinterpret_cast<float2*>(row + col) = v;
   } else {
     if (col < n) row[col] = v.x;
@@ -369,7 +374,7 @@ __device__ __forceinline__ int epilogue_column(int n0, int j) {
 
 // Brings a tile's epilogue operands into L1 when its k blocks start: x's unscale factors of its
 // rows (consumer 0, a row a thread) and W's unscale factors and biases of its columns (consumer
-// 1). The CTA's last tile is stored in a loop that loads each step's operands as it needs them
+// 1). The CTA's last tile is stored in a loop that loads each step's operands one step ahead
 // (store_tile): by then they should be in L1, not a round trip to L2 behind the ring's traffic.
 __device__ __forceinline__ void prefetch_epilogue_operands(const WgmmaLayerOperands& p,
                                                            TileCoords tile, int consumer) {
@@ -384,6 +389,7 @@ __device__ __forceinline__ void prefetch_epilogue_operands(const WgmmaLayerOpera
 }
 
 // Loads the operands of the kGroupsPerBlock column groups stored after k block `block`.
+template <bool kInside>
 __device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGroupsPerBlock],
                                                       const WgmmaLayerOperands& p, int n0,
                                                       int block) {
@@ -391,7 +397,7 @@ __device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGrou
 #pragma unroll
   for (int g = 0; g < kGroupsPerBlock; ++g) {
     const int col = epilogue_column(n0, block * kGroupsPerBlock + g);
-    if (col + 1 < n) {
+    if (kInside || col + 1 < n) {
       c[g] = {*reinterpret_cast<const float2*>(p.w_unscale + col),
               *reinterpret_cast<const float2*>(p.bias + col)};
     } else {
@@ -403,6 +409,7 @@ __device__ __forceinline__ void load_epilogue_columns(EpilogueColumns (&c)[kGrou
 
 // Unscale, bias, Mish twice and store the column groups after k block `block`, whose sums sit in
 // the register array as those of block `sum_block` (a compile-time constant after unrolling).
+template <bool kInside>
 __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
                                                        const WgmmaLayerOperands& p,
                                                        const EpilogueRows& r,
@@ -418,8 +425,8 @@ __device__ __forceinline__ void store_epilogue_columns(const float (&sum)[64],
     out0.y = mish(mish(sum[i + 1] * r.unscale0 * c[g].unscale.y + c[g].bias.y));
     out1.x = mish(mish(sum[i + 2] * r.unscale1 * c[g].unscale.x + c[g].bias.x));
     out1.y = mish(mish(sum[i + 3] * r.unscale1 * c[g].unscale.y + c[g].bias.y));
-    if (r.row0 < m) store_pair(p.y + int64_t(r.row0) * n, col, n, out0);
-    if (r.row1 < m) store_pair(p.y + int64_t(r.row1) * n, col, n, out1);
+    if (kInside || r.row0 < m) store_pair<kInside>(p.y + int64_t(r.row0) * n, col, n, out0);
+    if (kInside || r.row1 < m) store_pair<kInside>(p.y + int64_t(r.row1) * n, col, n, out1);
   }
 }
 
@@ -644,24 +651,38 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
 }
 
 // Unscale, bias, Mish twice and store a finished tile's sums with no next tile's work to hide
-// behind, a k block's column groups an iteration. The loop is not unrolled: this code runs once,
-// at the CTA's end, so its instructions come cold from L2 or DRAM behind the other CTAs' ring
-// traffic. Unrolled (eight times the code) it took ~25 k cycles at M = 256 and every CTA finished
-// at the same moment, however early it got there; rolled, ~14.5 k (docs/perf-notes.md). The
-// block's sums are the first in `sum` (register indices must be compile-time constants), shifted
-// down after each iteration; its operands were asked into L1 when the tile started
-// (prefetch_epilogue_operands).
-__device__ __forceinline__ void store_tile(float (&sum)[64], const WgmmaLayerOperands& p,
-                                           TileCoords tile, int row_offset) {
-  const EpilogueRows rows = epilogue_rows(p, tile.m0 + row_offset);
-#pragma unroll 1
+// behind, a k block's column groups a step. This code runs once, at the CTA's end, so its
+// instructions come cold from L2 or DRAM behind the other CTAs' ring traffic: unrolled over all
+// eight blocks it took ~25 k cycles at M = 256, rolled ~14.5 k, and two blocks an iteration,
+// branch-free inside y, with each step's operands loaded a step ahead, ~10 k
+// (docs/perf-notes.md). The block's sums are the first in `sum` (register indices must be
+// compile-time constants), shifted down after each step; its operands were asked into L1 when the
+// tile started (prefetch_epilogue_operands).
+template <bool kInside>
+__device__ __forceinline__ void store_tile_columns(float (&sum)[64], const WgmmaLayerOperands& p,
+                                                   const EpilogueRows& rows, int n0) {
+  EpilogueColumns next[kGroupsPerBlock];
+  load_epilogue_columns<kInside>(next, p, n0, 0);
+#pragma unroll 2
   for (int block = 0; block < kFirstChunkBlocks; ++block) {
     EpilogueColumns columns[kGroupsPerBlock];
-    load_epilogue_columns(columns, p, tile.n0, block);
-    store_epilogue_columns(sum, p, rows, columns, tile.n0, block, 0);
+#pragma unroll
+    for (int g = 0; g < kGroupsPerBlock; ++g) columns[g] = next[g];
+    // The last step loads its own operands again rather than branch.
+    load_epilogue_columns<kInside>(next, p, n0, min(block + 1, kFirstChunkBlocks - 1));
+    store_epilogue_columns<kInside>(sum, p, rows, columns, n0, block, 0);
 #pragma unroll
     for (int i = 0; i + kSumsPerBlock < 64; ++i) sum[i] = sum[i + kSumsPerBlock];
   }
+}
+
+__device__ __forceinline__ void store_tile(float (&sum)[64], const WgmmaLayerOperands& p,
+                                           TileCoords tile, int row_offset) {
+  const EpilogueRows rows = epilogue_rows(p, tile.m0 + row_offset);
+  if (tile.m0 + kTileM <= p.m && tile.n0 + kTileN <= p.n && p.n % 2 == 0)
+    store_tile_columns<true>(sum, p, rows, tile.n0);
+  else
+    store_tile_columns<false>(sum, p, rows, tile.n0);
 }
 
 // Each tile: K in chunks; the main products are promoted after each chunk, the corrections after
@@ -703,7 +724,7 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
     EpilogueColumns next[kGroupsPerBlock];
     if (finished_tile) {
       rows = epilogue_rows(p, finished.m0 + row_offset);
-      load_epilogue_columns(next, p, finished.n0, 0);
+      load_epilogue_columns<false>(next, p, finished.n0, 0);
     }
 #pragma unroll
     for (int kb = 0; kb < kFirstChunkBlocks + kPromoteBlocks - 1; ++kb) {
@@ -713,8 +734,9 @@ __device__ void consume(SharedStorage& s, const WgmmaLayerOperands& p, int consu
         EpilogueColumns current[kGroupsPerBlock];
 #pragma unroll
         for (int g = 0; g < kGroupsPerBlock; ++g) current[g] = next[g];
-        if (kb + 1 < kFirstChunkBlocks) load_epilogue_columns(next, p, finished.n0, kb + 1);
-        store_epilogue_columns(sum, p, rows, current, finished.n0, kb, kb);
+        if (kb + 1 < kFirstChunkBlocks)
+          load_epilogue_columns<false>(next, p, finished.n0, kb + 1);
+        store_epilogue_columns<false>(sum, p, rows, current, finished.n0, kb, kb);
 #pragma unroll
         for (int i = kSumsPerBlock * kb; i < kSumsPerBlock * (kb + 1); ++i) sum[i] = 0.0f;
       }

@@ -804,21 +804,24 @@ struct TransposedOutputs {
   }
 
   // Unscale, bias, Mish twice and store the tile's sums: all of them (half < 0), or those of
-  // W's rows +8h for h = half only (pairs, add_partner_half).
+  // W's rows +8h for h = half only (pairs, add_partner_half). Every output of a column is
+  // computed, outside x's rows too (their sums are zeros), and only the store is conditional:
+  // with the Mish inside the bounds check, each output ran alone in its own branch; this way the
+  // column's kN / 4 outputs overlap (docs/perf-notes.md).
   __device__ __forceinline__ void store(const float (&sum)[kN / 2], const WgmmaLayerOperands& p,
                                         int half) const {
     const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
 #pragma unroll
-    for (int j = 0; j < kN / 8; ++j) {
+    for (int h = 0; h < 2; ++h) {
+      if (half >= 0 && h != half) continue;
+      const int col = first_col + 8 * h;
 #pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        if (row(j, r) >= m) continue;
+      for (int j = 0; j < kN / 8; ++j) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int col = first_col + 8 * h;
-          if (col < n && (half < 0 || h == half))
-            p.y[int64_t(row(j, r)) * n + col] = mish(mish(
-                sum[4 * j + 2 * h + r] * row_unscale[2 * j + r] * col_unscale[h] + col_bias[h]));
+        for (int r = 0; r < 2; ++r) {
+          const float out = mish(mish(
+              sum[4 * j + 2 * h + r] * row_unscale[2 * j + r] * col_unscale[h] + col_bias[h]));
+          if (row(j, r) < m && col < n) p.y[int64_t(row(j, r)) * n + col] = out;
         }
       }
     }

@@ -7,8 +7,10 @@
  * under mishbench's verification and timing. It exports exactly one function,
  * mishbench_plugin_entry(), which returns a table of backends. mishbench loads the library
  * (`mishbench --plugin ./libmine.so --backend=mine`), checks the table, and treats each backend
- * like a built-in one: it poisons y, verifies every element against a float64 reference before
- * timing anything, times run() with CUDA events, and writes the same report.
+ * like a built-in one: before every call of run() it gives x fresh contents and poisons y, times
+ * run() with CUDA events, and checks the outputs of the timed calls themselves, every element,
+ * against a float64 reference of each call's own x; then it writes the same report. Warm-up,
+ * timed and audit calls are made the same way (docs/isolation.md says what a backend can observe).
  *
  * Plain C99, usable from C++ (and CUDA C++). No C++ type crosses this interface and no C++
  * exception may cross it: catch everything inside the plugin and return MISHBENCH_ERROR.
@@ -22,9 +24,11 @@
  * instances of one backend may exist (one per problem, at times two at once); keep mutable state
  * in the instance, not in globals.
  *
- * Streams: for device backends, `stream` is the cudaStream_t mishbench times with CUDA events.
- * Enqueue all work on it. Work on another stream is not covered by the events; mishbench
- * compares the events with device-synchronized wall time and refuses figures that undercount.
+ * Streams: for device backends, `stream` is the cudaStream_t mishbench times with CUDA events, a
+ * blocking stream (work on the legacy default stream is ordered with it). Enqueue all work on it,
+ * or on streams joined back to it before run() returns (an event recorded there and waited for
+ * on `stream`). An audit series records every kernel, copy and memset of the process (CUPTI) and
+ * refuses a backend whose GPU work lies outside its calls' timed regions, at any size.
  * Never synchronize the device or the stream inside prepack(), run(), run_stage() or
  * write_output(): that breaks CUDA-graph capture (--graph) and hides the time of your work from
  * the events. setup() may synchronize and allocate. Host backends get stream == NULL and run
@@ -165,16 +169,18 @@ typedef struct mishbench_backend {
                  size_t message_size);
 
   /* Enqueues one forward pass on `stream`: reads x, W, b (and what prepack() prepared) and
-     writes every element of y. No allocation, no synchronization, no other stream (host
-     backends run synchronously). Called many times; every call must compute from the current
-     contents of x, W and b (mishbench changes x after the timed series and verifies again). */
+     writes every element of y. No synchronization; no work left running on a stream that is not
+     joined back (host backends run synchronously, and leave no thread working on return).
+     Stream-ordered allocation (cudaMallocAsync on `stream`) is fine. Called many times; x has
+     new contents before every call and y is poisoned, so every call must compute from the
+     current contents of x, W and b. */
   int (*run)(void* instance, const mishbench_tensors* tensors, void* stream, char* message,
              size_t message_size);
 
   /* Optional (NULL: run() writes y). For backends whose run() leaves its result elsewhere
      (e.g. in a padded or differently laid out buffer of the instance): copies the last run's
-     result into tensors->y. Called untimed, after run(), whenever mishbench is about to read
-     y. Enqueue only. */
+     result into tensors->y. Called right after every run(), INSIDE the timed region, and
+     audited like run(): whatever work it does is part of the backend's time. Enqueue only. */
   int (*write_output)(void* instance, const mishbench_tensors* tensors, void* stream,
                       char* message, size_t message_size);
 

@@ -16,6 +16,7 @@ std::string to_string(Status status) {
     case Status::mismatch: return "mismatch";
     case Status::skipped: return "skipped";
     case Status::error: return "error";
+    case Status::implausible: return "implausible";
   }
   return "unknown";
 }
@@ -23,7 +24,7 @@ std::string to_string(Status status) {
 bool RunOutcome::any_failure() const {
   for (const ProblemRun& run : runs)
     for (const BackendResult& r : run.results)
-      if (r.status == Status::error ||
+      if (r.status == Status::error || r.status == Status::implausible ||
           (r.status == Status::mismatch && r.expected_accuracy == Accuracy::fp32))
         return true;
   return false;

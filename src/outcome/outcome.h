@@ -10,13 +10,15 @@
 #include "env/environment.h"
 #include "outcome/backend_info.h"
 #include "problem/problem.h"
+#include "timing/gpu_activity.h"
 #include "timing/sampling.h"
 #include "timing/series.h"
 #include "verify/verify.h"
 
 namespace mish {
 
-enum class Status { ok, mismatch, skipped, error };
+// implausible: a median below the problem's physical floor (verify/plausibility.h).
+enum class Status { ok, mismatch, skipped, error, implausible };
 std::string to_string(Status status);
 
 // One stage of a backend timed on its own (Backend::stages()).
@@ -34,11 +36,33 @@ struct InputChange {
   uint64_t first = 0;  // index of the first changed element
 };
 
-// A timing audit of one series (Executor::audit): events against device-synchronized wall time.
+// The outputs of one series' calls, checked after it (run/call_checker.h).
+struct CallsCheck {
+  std::string series;     // "fused", "fused graph", "fused/gemm", "fused audit"
+  uint64_t calls = 0;     // calls made, warm-up included
+  uint64_t checked = 0;   // outputs checked: every call, or a uniform sample of them
+  uint64_t failed = 0;
+  std::optional<uint64_t> first_failed;  // the first failing call, counted from the series' first
+  std::string reference;  // which reference checked the calls on fresh x
+  std::optional<Verification> worst;  // the checked call furthest outside the tolerance
+};
+
+// A timing audit of one series. "kernels": every kernel, copy and memset the backend's process
+// ran during an audit series, recorded with CUPTI, held against the calls' timed regions.
+// "wall": where CUPTI cannot record, the events against device-synchronized wall time.
 struct TimingAudit {
-  std::string series;  // "fused", "fused/gemm", "fused graph"
+  std::string series;  // "fused", "fused graph"
+  std::string mode;    // "kernels" or "wall"
+  std::string note;    // why the wall-time audit was used
+  // kernels
+  int calls = 0;
+  uint64_t records = 0;
+  double backend_gpu_ms = 0;
+  std::vector<uint32_t> streams;
+  std::vector<OutsideWork> outside;
+  // wall
   AuditReading reading;
-  bool refused = false;  // the events undercount beyond the documented margin
+  bool refused = false;
 };
 
 // Another process that held a compute context on the GPU while this backend's samples were taken.
@@ -68,18 +92,20 @@ struct BackendResult : TimedSeries {
   std::optional<double> prepack_ms;  // median of a few timed prepacks; empty if the backend has none
   std::optional<Verification> verification;
   std::optional<TimedSeries> graph;  // --graph: replays of one captured forward pass
-  std::optional<Verification> graph_verification;  // --graph: a replay's output, checked
+  std::optional<Verification> graph_verification;  // --graph: the worst checked replay
   size_t graph_nodes = 0;
   std::vector<StageResult> stages;    // empty unless the backend has two or more stages
   std::vector<std::string> warnings;  // spread, warm-up, throttling (also printed on stderr)
   BackendOrigin origin;
   std::optional<IsolationReport> isolation;  // ran in a worker process
-  // The honesty checks: the output verified again with fresh x after the timed series, the
-  // timing audits, the inputs found changed, other processes on the GPU.
-  std::optional<Verification> fresh_input_verification;
+  // The honesty checks: the outputs of the calls checked after each series, the timing audits,
+  // the inputs found changed, other processes on the GPU (then the figures are disturbed:
+  // shared_gpu, which compare will not gate on).
+  std::vector<CallsCheck> call_checks;
   std::vector<TimingAudit> timing_audits;
   std::vector<InputChange> inputs_changed;
   std::vector<OtherProcess> other_processes;
+  bool shared_gpu = false;
   std::optional<size_t> device;  // where it ran: an index into RunOutcome::devices; none: host
 };
 

@@ -122,15 +122,45 @@ json isolation_json(const std::optional<IsolationReport>& isolation) {
           {"output_tail", isolation->output}};
 }
 
+json calls_check_json(const CallsCheck& check) {
+  return {{"series", check.series},
+          {"calls", check.calls},
+          {"checked", check.checked},
+          {"failed", check.failed},
+          {"first_failed_call", check.first_failed ? json(*check.first_failed) : json(nullptr)},
+          {"reference", check.reference},
+          {"worst", check.worst ? verification_json(*check.worst) : json(nullptr)}};
+}
+
+json audit_json(const TimingAudit& audit) {
+  json outside = json::array();
+  for (const OutsideWork& piece : audit.outside)
+    outside.push_back({{"name", piece.name},
+                       {"kind", to_string(piece.kind)},
+                       {"stream", piece.stream},
+                       {"ms", piece.ms_outside},
+                       {"where", piece.where}});
+  const bool kernels = audit.mode == "kernels";
+  return {{"series", audit.series},
+          {"mode", audit.mode},
+          {"note", audit.note},
+          {"calls", kernels ? json(audit.calls) : json(nullptr)},
+          {"records", kernels ? json(audit.records) : json(nullptr)},
+          {"backend_gpu_ms", kernels ? json(audit.backend_gpu_ms) : json(nullptr)},
+          {"streams", audit.streams},
+          {"outside", outside},
+          {"iterations", kernels ? json(nullptr) : json(audit.reading.iterations)},
+          {"events_ms", kernels ? json(nullptr) : json(audit.reading.events_ms)},
+          {"wall_ms", kernels ? json(nullptr) : json(audit.reading.wall_ms)},
+          {"refused", audit.refused}};
+}
+
 // The honesty checks' findings (docs/isolation.md).
 json honesty_json(const BackendResult& r) {
+  json checks = json::array();
+  for (const CallsCheck& check : r.call_checks) checks.push_back(calls_check_json(check));
   json audits = json::array();
-  for (const TimingAudit& audit : r.timing_audits)
-    audits.push_back({{"series", audit.series},
-                      {"iterations", audit.reading.iterations},
-                      {"events_ms", audit.reading.events_ms},
-                      {"wall_ms", audit.reading.wall_ms},
-                      {"refused", audit.refused}});
+  for (const TimingAudit& audit : r.timing_audits) audits.push_back(audit_json(audit));
   json changed = json::array();
   for (const InputChange& change : r.inputs_changed)
     changed.push_back({{"tensor", change.tensor},
@@ -140,13 +170,13 @@ json honesty_json(const BackendResult& r) {
   json others = json::array();
   for (const OtherProcess& other : r.other_processes)
     others.push_back({{"pid", other.pid}, {"name", other.name}, {"used_bytes", other.used_bytes}});
-  return {{"fresh_input_verification",
-           r.fresh_input_verification ? verification_json(*r.fresh_input_verification)
-                                      : json(nullptr)},
+  return {{"call_checks", checks},
           {"timing_audits", audits},
           {"inputs_changed", changed},
-          {"other_processes", others}};
+          {"other_processes", others},
+          {"shared_gpu", r.shared_gpu}};
 }
+
 
 // One device of the run; `device` and each entry of `devices`.
 json device_json(const DeviceRecord& record) {

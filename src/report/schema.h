@@ -8,7 +8,7 @@
 
 namespace mish {
 
-constexpr const char* kSchemaVersion = "1.3.0";
+constexpr const char* kSchemaVersion = "1.4.0";
 
 struct SchemaCheck {
   std::vector<std::string> errors;    // the document cannot be used

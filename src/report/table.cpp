@@ -68,7 +68,7 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
 void print_results(std::FILE* out, const ProblemRun& run,
                    const std::vector<const BackendResult*>& results, const RunOutcome& outcome) {
   const Problem& p = run.problem;
-  fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+  fmt::print(out, "{:<10} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
              "backend", "status", "median ms", "CI +-%", "TFLOP/s", "peak", "floor", "speedup",
              "max abs err", "mismatch");
   bool any_expected_mismatch = false;
@@ -79,7 +79,7 @@ void print_results(std::FILE* out, const ProblemRun& run,
     const double speedup = speedup_vs_separate(run, r);
     const bool predicted = expected_mismatch(r);
     any_expected_mismatch |= predicted;
-    fmt::print(out, "{:<10} {:<9} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+    fmt::print(out, "{:<10} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
                for_terminal(r.backend), to_string(r.status) + (predicted ? "*" : ""),
                timed ? fmt::format("{:.4f}", r.stats.median) : "-",
                timed ? fmt::format("{:.2f}", 50.0 * r.stats.ci_relative_width()) : "-",

@@ -42,43 +42,47 @@ std::string ipc_handle(const void* device_pointer) {
 
 class DeviceProblemBuffers final : public ProblemBuffers {
  public:
-  DeviceProblemBuffers(const Problem& problem, cudaStream_t stream);
+  DeviceProblemBuffers(const Problem& problem, uint32_t slots, cudaStream_t stream);
   Tensors tensors() override;
-  void poison_output() override;
-  void read_output(std::vector<float>& y) override;
-  void load_x(const std::vector<float>& x) override;
+  OutputStore store() override { return {store_.get(), slots_}; }
+  void read_slot(uint32_t slot, std::vector<float>& y) override;
   std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
   void restore_inputs(const HostInputs& inputs) override;
   SharedTensors share() override;
 
  private:
   cudaStream_t stream_;
-  DeviceBuffer<float> x_, w_, b_, y_;
+  uint32_t slots_;
+  DeviceBuffer<float> x_, w_, b_, y_, store_;
 };
 
 // Host backends' tensors: one shared memory region, x, W, b and y one after the other, so a
 // worker process maps them all with one descriptor.
 class HostProblemBuffers final : public ProblemBuffers {
  public:
-  explicit HostProblemBuffers(const ProblemData& data);
+  HostProblemBuffers(const ProblemData& data, uint32_t slots);
   Tensors tensors() override { return {x_, w_, b_, y_}; }
-  void poison_output() override;
-  void read_output(std::vector<float>& y) override { y.assign(y_, y_ + problem_.y_count()); }
-  void load_x(const std::vector<float>& x) override { std::copy(x.begin(), x.end(), x_); }
+  OutputStore store() override { return {store_, slots_}; }
+  void read_slot(uint32_t slot, std::vector<float>& y) override {
+    const float* kept = store_ + uint64_t(slot) * problem_.y_count();
+    y.assign(kept, kept + problem_.y_count());
+  }
   std::vector<InputChange> changed_inputs(const HostInputs& inputs) override;
   void restore_inputs(const HostInputs& inputs) override;
   SharedTensors share() override;
 
  private:
   Problem problem_;
+  uint32_t slots_;
   SharedMemory memory_;
-  float *x_, *w_, *b_, *y_;
+  float *x_, *w_, *b_, *y_, *store_;
 };
 
 }  // namespace
 
-DeviceProblemBuffers::DeviceProblemBuffers(const Problem& p, cudaStream_t stream)
-    : stream_(stream), x_(p.x_count()), w_(p.w_count()), b_(p.n), y_(p.y_count()) {
+DeviceProblemBuffers::DeviceProblemBuffers(const Problem& p, uint32_t slots, cudaStream_t stream)
+    : stream_(stream), slots_(slots), x_(p.x_count()), w_(p.w_count()), b_(p.n),
+      y_(p.y_count()), store_((uint64_t(slots) + 1) * p.y_count()) {
   const float bound = p.init_bound();
   generate_on_device(p.distribution, p.seed, Tensor::x, x_.get(), x_.size(), p.k, bound, stream);
   generate_on_device(p.distribution, p.seed, Tensor::w, w_.get(), w_.size(), p.k, bound, stream);
@@ -88,19 +92,11 @@ DeviceProblemBuffers::DeviceProblemBuffers(const Problem& p, cudaStream_t stream
 
 Tensors DeviceProblemBuffers::tensors() { return {x_.get(), w_.get(), b_.get(), y_.get()}; }
 
-void DeviceProblemBuffers::poison_output() {
-  MISH_CUDA_CHECK(cudaMemsetAsync(y_.get(), 0xff, y_.bytes(), stream_));
-  MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before another process writes y
-}
-
-void DeviceProblemBuffers::read_output(std::vector<float>& y) {
-  MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+void DeviceProblemBuffers::read_slot(uint32_t slot, std::vector<float>& y) {
+  MISH_CUDA_CHECK(cudaDeviceSynchronize());  // the slot may have been written by a worker
   y.resize(y_.size());
-  MISH_CUDA_CHECK(cudaMemcpy(y.data(), y_.get(), y_.bytes(), cudaMemcpyDeviceToHost));
-}
-
-void DeviceProblemBuffers::load_x(const std::vector<float>& x) {
-  MISH_CUDA_CHECK(cudaMemcpy(x_.get(), x.data(), x_.bytes(), cudaMemcpyHostToDevice));
+  MISH_CUDA_CHECK(cudaMemcpy(y.data(), store_.get() + uint64_t(slot) * y_.size(), y_.bytes(),
+                             cudaMemcpyDeviceToHost));
 }
 
 std::vector<InputChange> DeviceProblemBuffers::changed_inputs(const HostInputs& inputs) {
@@ -131,26 +127,24 @@ SharedTensors DeviceProblemBuffers::share() {
            {"x", ipc_handle(x_.get())},
            {"w", ipc_handle(w_.get())},
            {"b", ipc_handle(b_.get())},
-           {"y", ipc_handle(y_.get())}},
+           {"y", ipc_handle(y_.get())},
+           {"store", ipc_handle(store_.get())},
+           {"slots", slots_}},
           {}};
 }
 
-HostProblemBuffers::HostProblemBuffers(const ProblemData& data)
-    : problem_(data.problem),
+HostProblemBuffers::HostProblemBuffers(const ProblemData& data, uint32_t slots)
+    : problem_(data.problem), slots_(slots),
       memory_(sizeof(float) * (data.problem.x_count() + data.problem.w_count() +
-                               uint64_t(data.problem.n) + data.problem.y_count())) {
+                               uint64_t(data.problem.n) +
+                               (uint64_t(slots) + 2) * data.problem.y_count())) {
   x_ = static_cast<float*>(memory_.data());
   w_ = x_ + problem_.x_count();
   b_ = w_ + problem_.w_count();
   y_ = b_ + problem_.n;
+  store_ = y_ + problem_.y_count();
   restore_inputs(data.inputs);
 }
-
-
-void HostProblemBuffers::poison_output() {
-  std::fill(y_, y_ + problem_.y_count(), std::numeric_limits<float>::quiet_NaN());
-}
-
 
 
 std::vector<InputChange> HostProblemBuffers::changed_inputs(const HostInputs& inputs) {
@@ -173,16 +167,46 @@ SharedTensors HostProblemBuffers::share() {
            {"x", 0},
            {"w", (w_ - x_) * sizeof(float)},
            {"b", (b_ - x_) * sizeof(float)},
-           {"y", (y_ - x_) * sizeof(float)}},
+           {"y", (y_ - x_) * sizeof(float)},
+           {"store", (store_ - x_) * sizeof(float)},
+           {"slots", slots_}},
           {memory_.fd()}};
 }
 
-std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, cudaStream_t stream) {
-  return std::make_unique<DeviceProblemBuffers>(problem, stream);
+std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, uint32_t slots,
+                                                    cudaStream_t stream) {
+  return std::make_unique<DeviceProblemBuffers>(problem, slots, stream);
 }
 
-std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data) {
-  return std::make_unique<HostProblemBuffers>(data);
+std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data, uint32_t slots) {
+  return std::make_unique<HostProblemBuffers>(data, slots);
+}
+
+namespace {
+
+// A default series is 10 warm-up calls and 100 samples: with the main-x call, 111 to keep.
+constexpr uint32_t kMaxSlots = 112;
+constexpr uint32_t kMinSlots = 3;
+// Device memory the store may take: an eighth of what is free, 4 GiB at most.
+constexpr uint64_t kMaxStoreBytes = uint64_t(4) << 30;
+// CPU time the float64 references of a host backend's kept calls may take, per series.
+constexpr double kHostCheckBudgetMs = 10000.0;
+
+uint32_t clamp_slots(double slots) {
+  return uint32_t(std::clamp(slots, double(kMinSlots), double(kMaxSlots)));
+}
+
+}  // namespace
+
+uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes) {
+  const double budget = double(std::min(kMaxStoreBytes, free_bytes / 8));
+  return clamp_slots(budget / (4.0 * double(problem.y_count())) - 1.0);
+}
+
+uint32_t host_store_slots(const Problem& problem, double reference_ms) {
+  const double by_time = kHostCheckBudgetMs / std::max(reference_ms, 1e-3);
+  const double by_memory = double(uint64_t(1) << 30) / (4.0 * double(problem.y_count())) - 1.0;
+  return clamp_slots(std::min(by_time, by_memory));
 }
 
 }  // namespace mish

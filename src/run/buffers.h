@@ -16,6 +16,7 @@
 #include "backends/backend.h"
 #include "outcome/outcome.h"
 #include "problem/problem_data.h"
+#include "run/call_hooks.h"
 
 namespace mish {
 
@@ -30,22 +31,29 @@ class ProblemBuffers {
  public:
   virtual ~ProblemBuffers() = default;
   virtual Tensors tensors() = 0;
-  // Fills y with NaN (all-ones bytes), so an element the backend never writes fails.
-  virtual void poison_output() = 0;
-  // Copies y to `y` once the work that writes it has finished.
-  virtual void read_output(std::vector<float>& y) = 0;
-  // Replaces x (the fresh-input check); restore_inputs() puts the problem's own back.
-  virtual void load_x(const std::vector<float>& x) = 0;
-  // The inputs that differ from `inputs`, bit for bit.
+  // Where the calls' outputs are kept (run/call_hooks.h), on the buffers' side.
+  virtual OutputStore store() = 0;
+  // Copies the output kept in `slot` to `y`, once the work that wrote it has finished.
+  virtual void read_slot(uint32_t slot, std::vector<float>& y) = 0;
+  // The inputs that differ from `inputs`, bit for bit (x is the last call's, after a series).
   virtual std::vector<InputChange> changed_inputs(const HostInputs& inputs) = 0;
   virtual void restore_inputs(const HostInputs& inputs) = 0;
   virtual SharedTensors share() = 0;
 };
 
-// x, W, b and y in device memory on the current device, the inputs generated there.
-std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, cudaStream_t stream);
+// x, W, b, y and an output store of `slots` slots in device memory on the current device, the
+// inputs generated there.
+std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, uint32_t slots,
+                                                    cudaStream_t stream);
 
-// x, W, b and y in shared host memory, the inputs copied from `data`.
-std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data);
+// x, W, b, y and an output store of `slots` slots in shared host memory, the inputs copied from
+// `data`.
+std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data, uint32_t slots);
+
+// How many outputs a store keeps: every call of a default series where that fits the budget
+// (device memory, or for host backends the time the float64 references of the kept calls take on
+// the CPU), never fewer than three.
+uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes);
+uint32_t host_store_slots(const Problem& problem, double reference_ms);
 
 }  // namespace mish

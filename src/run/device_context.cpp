@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "cuda/cuda_check.cuh"
+#include "verify/device_reference.h"
 
 namespace mish {
 namespace {
@@ -24,11 +25,18 @@ std::string fmt_gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", double(by
 
 }  // namespace
 
-Stream::Stream() { MISH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+// A blocking stream: work a backend launches on the legacy default stream (a KernelBench kernel
+// launched without a stream, say) is ordered after the timed stream's work before it and before its
+// work after it, so it is timed with the call, as KernelBench orders and times it.
+Stream::Stream() { MISH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamDefault)); }
 Stream::~Stream() { MISH_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_)); }
 
 uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2Mode l2) {
-  return problem.io_bytes() + l2_flush_bytes(device.l2_bytes, l2);
+  // The output store's fewest slots and its scratch slot, and the checker's x and float64
+  // reference (run/call_checker.h).
+  const uint64_t checking = 4 * 4 * problem.y_count() + 4 * problem.x_count() +
+                            DeviceReference::bytes_needed(problem);
+  return problem.io_bytes() + l2_flush_bytes(device.l2_bytes, l2) + checking;
 }
 
 std::unique_ptr<DeviceContext> open_device_context(int ordinal,

@@ -42,8 +42,8 @@ struct DeviceContext {
   DeviceRecord record() const;  // what the outcome keeps of it
 };
 
-// Bytes of device memory a problem needs besides backend workspaces: x, W, b, y and the L2 flush
-// buffer.
+// Bytes of device memory a problem needs besides backend workspaces: x, W, b, y, the L2 flush
+// buffer, and what checking the calls' outputs takes at the least.
 uint64_t base_device_bytes(const Problem& problem, const DeviceInfo& device, L2Mode l2);
 
 // Opens CUDA device `ordinal`, which becomes the calling thread's current device. Throws

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_check.cuh"
+#include <random>
+
 #include "run/buffers.h"
+#include "run/call_checker.h"
 #include "run/in_process_executor.h"
 #include "run/steps.h"
 #include "run/worker_executor.h"
@@ -32,11 +35,20 @@ std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEn
 
 }  // namespace
 
+// 64 bits from the operating system's random source (std::random_device reads it on Linux).
+uint64_t draw_nonce() {
+  std::random_device source;
+  return (uint64_t(source()) << 32) ^ uint64_t(source());
+}
+
 DeviceRun::DeviceRun(const RunConfig& config, BackendTable backends, DeviceRunPlan plan)
-    : config_(config), backends_(std::move(backends)), plan_(std::move(plan)) {
-  if (plan_.ordinal)
+    : config_(config), backends_(std::move(backends)), plan_(std::move(plan)),
+      nonce_(draw_nonce()) {
+  if (plan_.ordinal) {
     gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.sampling.l2, config_.quiet,
                                plan_.label);
+    record_ = gpu_->record();
+  }
   for (const BackendEntry& entry : backends_)
     executors_.push_back(make_executor(config_, entry, gpu_.get(), plan_.ordinal.value_or(0)));
 }
@@ -46,10 +58,7 @@ DeviceRun::~DeviceRun() {
   if (plan_.ordinal) MISH_CUDA_CHECK_NOTHROW(cudaSetDevice(*plan_.ordinal));
 }
 
-std::optional<DeviceRecord> DeviceRun::record() const {
-  if (!gpu_) return std::nullopt;
-  return gpu_->record();
-}
+std::optional<DeviceRecord> DeviceRun::record() const { return record_; }
 
 void DeviceRun::make_current() const {
   if (plan_.ordinal) MISH_CUDA_CHECK(cudaSetDevice(*plan_.ordinal));
@@ -62,14 +71,21 @@ std::vector<unsigned> DeviceRun::worker_pids() const {
   return pids;
 }
 
-std::vector<BackendResult> DeviceRun::run(const ProblemData& data,
-                                          const std::function<const ProblemData&()>& fresh) {
+std::vector<BackendResult> DeviceRun::run(const ProblemData& data) {
   make_current();
   const bool named = !plan_.label.empty() && plan_.ordinal;  // one of several devices
+  std::unique_ptr<CallChecker> device_checker, host_checker;
+  const auto checker = [&](bool on_device) -> CallChecker& {
+    std::unique_ptr<CallChecker>& made = on_device ? device_checker : host_checker;
+    if (!made) made = std::make_unique<CallChecker>(data, on_device ? gpu_->stream.get() : nullptr);
+    return *made;
+  };
   const StepEnv env{config_,
                     data,
-                    fresh,
+                    nonce_,
+                    checker,
                     gpu_ ? &gpu_->device : nullptr,
+                    record_ ? &*record_ : nullptr,
                     gpu_ ? gpu_->clocks.get() : nullptr,
                     [this] { return worker_pids(); },
                     plan_.label,
@@ -84,9 +100,11 @@ std::vector<BackendResult> DeviceRun::run(const ProblemData& data,
     std::unique_ptr<ProblemBuffers>& buffers = on_device ? device_buffers : host_buffers;
     if (!buffers) {
       if (on_device)
-        buffers = make_device_buffers(data.problem, gpu_->stream.get());
+        buffers = make_device_buffers(
+            data.problem, device_store_slots(data.problem, gpu_->device.free_bytes),
+            gpu_->stream.get());
       else
-        buffers = make_host_buffers(data);
+        buffers = make_host_buffers(data, host_store_slots(data.problem, data.reference_ms));
     }
     if (!config_.quiet) fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
     BackendResult result = run_steps(env, *buffers, *executors_[i], info);

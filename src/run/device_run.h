@@ -40,11 +40,9 @@ class DeviceRun {
   // The device's record for the outcome; empty for a part without a device.
   std::optional<DeviceRecord> record() const;
 
-  // Every backend of the part on one problem, in order; `fresh` gives the same problem with
-  // another x (for the stale-output check), made once for the whole run on first use. May run on
-  // any thread: it makes the part's device that thread's current device first.
-  std::vector<BackendResult> run(const ProblemData& data,
-                                 const std::function<const ProblemData&()>& fresh);
+  // Every backend of the part on one problem, in order. May run on any thread: it makes the
+  // part's device that thread's current device first.
+  std::vector<BackendResult> run(const ProblemData& data);
 
  private:
   void make_current() const;
@@ -54,6 +52,8 @@ class DeviceRun {
   BackendTable backends_;
   DeviceRunPlan plan_;
   std::unique_ptr<DeviceContext> gpu_;
+  std::optional<DeviceRecord> record_;
+  uint64_t nonce_;  // drawn from the operating system's random source, never handed out
   std::vector<std::unique_ptr<Executor>> executors_;  // after gpu_: destroyed before it
 };
 

@@ -43,15 +43,17 @@ class Executor {
  public:
   virtual ~Executor() = default;
   virtual Support supports(const Problem& problem, const DeviceInfo* device) = 0;
-  // Sets the backend up on `problem`, whose tensors are in `buffers` (the run's own).
+  // Sets the backend up on `problem`, whose tensors and output store are in `buffers` (the
+  // run's own).
   virtual SetupReport setup(const Problem& problem, ProblemBuffers& buffers) = 0;
   // Median milliseconds of a few timed weight preparations; only for backends that prepack.
   virtual double time_prepack() = 0;
-  // One iteration of `series`' work with its output written to y, finished.
-  virtual void run_once(const Series& series) = 0;
+  // Calls `series`' work as `plan` says (timing/sampling.h), every call prepared and its output
+  // kept the same way, until the stopping rule says stop.
   virtual Sampling sample(const Series& series, const SampleSettings& settings,
-                          const ProgressFn& on_progress) = 0;
-  // Device backends: the audit above (host backends' timing is wall time already).
+                          const CallPlan& plan, const ProgressFn& on_progress) = 0;
+  // Device backends without a kernel-level record (no CUPTI): `iterations` calls back to back
+  // between two events, against device-synchronized wall time (AuditReading).
   virtual AuditReading audit(const Series& series, int iterations) = 0;
   // --graph: captures one forward pass (throws GraphCaptureError); returns the graph's node count.
   virtual size_t capture_graph() = 0;

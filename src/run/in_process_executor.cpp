@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cuda/cuda_check.cuh"
+#include "timing/activity_recorder.h"
 #include "timing/statistics.h"
 
 namespace mish {
@@ -30,12 +31,15 @@ Support InProcessExecutor::supports(const Problem& problem, const DeviceInfo* de
 }
 
 SetupReport InProcessExecutor::setup(const Problem& problem, ProblemBuffers& buffers) {
-  return setup_on(problem, buffers.tensors());
+  return setup_on(problem, buffers.tensors(), buffers.store());
 }
 
-SetupReport InProcessExecutor::setup_on(const Problem& problem, const Tensors& tensors) {
+SetupReport InProcessExecutor::setup_on(const Problem& problem, const Tensors& tensors,
+                                        const OutputStore& store) {
   graph_.reset();
+  problem_ = problem;
   tensors_ = tensors;
+  store_ = store;
   SetupReport report;
   const auto start = std::chrono::steady_clock::now();
   backend_->setup(problem, tensors_, stream());
@@ -56,18 +60,35 @@ double InProcessExecutor::time_prepack() {
   return summarize(sampling.samples_ms).median;
 }
 
-void InProcessExecutor::run_once(const Series& series) {
-  work(series)();
-  backend_->write_output(tensors_, stream());
-  if (!on_host_) MISH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+Sampling InProcessExecutor::sample(const Series& series, const SampleSettings& settings,
+                                   const CallPlan& plan, const ProgressFn& on_progress) {
+  std::function<void()> prefix, suffix;
+  if (series.kind == Series::Kind::stage) {
+    prefix = stages_between(0, series.stage, false);
+    suffix = stages_between(series.stage + 1, stages_.size(), true);
+  }
+  PreparedCalls calls(problem_, tensors_, store_, plan, stream(), prefix, suffix);
+  Sampling sampling = sample_calls(work(series), settings, plan, calls, on_progress);
+  sampling.kept = calls.kept();
+  return sampling;
 }
 
-Sampling InProcessExecutor::sample(const Series& series, const SampleSettings& settings,
-                                   const ProgressFn& on_progress) {
-  const std::function<void()> enqueue = work(series);
-  if (on_host_) return sample_host(enqueue, settings, on_progress);
-  Sampling sampling = env_.timer->sample(enqueue, settings, on_progress);
+Sampling InProcessExecutor::sample_calls(const std::function<void()>& enqueue,
+                                         const SampleSettings& settings, const CallPlan& plan,
+                                         PreparedCalls& calls, const ProgressFn& on_progress) {
+  if (on_host_) return sample_host(enqueue, settings, on_progress, &calls);
+  std::unique_ptr<ActivityRecorder> recorder;
+  std::string why_not;
+  if (plan.record_activity) recorder = ActivityRecorder::open(&why_not);
+  if (recorder) recorder->start();
+  Sampling sampling = env_.timer->sample(enqueue, settings, on_progress, &calls, recorder.get());
   MISH_CUDA_CHECK(cudaGetLastError());
+  if (recorder) {
+    sampling.activity = recorder->stop();
+    sampling.timed_stream = recorder->stream_id(stream());
+  } else if (plan.record_activity) {
+    sampling.activity_note = why_not;
+  }
   return sampling;
 }
 
@@ -90,6 +111,15 @@ std::function<void()> InProcessExecutor::forward_pass() {
   return [this] {
     if (env_.include_prepack) backend_->prepack(tensors_, stream());
     backend_->run(tensors_, stream());
+    backend_->write_output(tensors_, stream());
+  };
+}
+
+std::function<void()> InProcessExecutor::stages_between(size_t first, size_t last,
+                                                        bool then_write_output) {
+  return [this, first, last, then_write_output] {
+    for (size_t i = first; i < last; ++i) stages_.at(i).enqueue(tensors_, stream());
+    if (then_write_output) backend_->write_output(tensors_, stream());
   };
 }
 

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 
 #include "common/errors.h"
 #include "dump/dump.h"
@@ -47,46 +46,10 @@ ProblemData prepare_problem(const RunConfig& config, const Problem& problem, Pro
         compute_reference(problem, data.inputs, [&](double done) { progress.update(done); });
   }
   run.reference_ms = elapsed_ms(start);
+  data.reference_ms = run.reference_ms;
   say(config, "float64 reference: {:.1f} ms", run.reference_ms);
   return data;
 }
-
-// The same problem with another x (drawn with another seed) and its own reference, for the
-// stale-output check.
-ProblemData fresh_problem(const RunConfig& config, const ProblemData& data, bool progress_bar) {
-  say(config, "float64 reference for fresh x (stale-output check)");
-  ProblemData fresh;
-  fresh.problem = data.problem;
-  Problem other = data.problem;
-  other.seed += kFreshInputSeedOffset;
-  fresh.inputs.x.resize(other.x_count());
-  generate_tensor(other, Tensor::x, fresh.inputs.x.data(), other.x_count());
-  fresh.inputs.w = data.inputs.w;
-  fresh.inputs.b = data.inputs.b;
-  ProgressBar progress("float64 reference, fresh x", progress_bar && !config.quiet);
-  fresh.reference =
-      compute_reference(data.problem, fresh.inputs, [&](double done) { progress.update(done); });
-  return fresh;
-}
-
-// The fresh-x problem, made once, by whichever part of the run asks first (from any thread); a
-// failed attempt is made again by the next one to ask.
-class FreshProblem {
- public:
-  FreshProblem(const RunConfig& config, const ProblemData& data, bool progress_bar)
-      : config_(config), data_(data), progress_bar_(progress_bar) {}
-  const ProblemData& get() {
-    std::call_once(made_, [this] { fresh_ = fresh_problem(config_, data_, progress_bar_); });
-    return fresh_;
-  }
-
- private:
-  const RunConfig& config_;
-  const ProblemData& data_;
-  bool progress_bar_;
-  std::once_flag made_;
-  ProblemData fresh_;
-};
 
 // The CUDA devices the run's device backends use, as --devices selects them.
 std::vector<int> selected_devices(const RunConfig& config) {
@@ -172,12 +135,8 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
     run.problem = problem;
     const ProblemData data = prepare_problem(config, problem, run);
     if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
-    FreshProblem fresh(config, data, !parallel);
-    const std::function<const ProblemData&()> fresh_data = [&]() -> const ProblemData& {
-      return fresh.get();
-    };
     std::vector<std::vector<BackendResult>> results(parts.size());
-    const auto run_part = [&](size_t i) { results[i] = parts[i]->run(data, fresh_data); };
+    const auto run_part = [&](size_t i) { results[i] = parts[i]->run(data); };
     // The device parts on their threads, if any, all at once; the rest (every part when they
     // take turns, the host part after the devices) on this thread.
     std::vector<std::future<void>> running;

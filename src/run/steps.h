@@ -1,9 +1,13 @@
 // One backend on one problem, as a sequence of small steps over a small context, in the order
-// the run takes them (as llm.c's dev/cuda does): supports -> setup -> prepack -> verify -> dump ->
-// time -> fresh input -> stages -> graph -> inputs. Each step records what it finds in the
-// result; run_steps() catches every failure and records it, so one backend never stops the run.
-// Timed series are audited against device-synchronized wall time and watched for other processes
-// on the GPU; the inputs are checked, and restored, after every backend.
+// the run takes them: supports -> setup -> prepack -> time (and check) -> dump -> stages -> graph
+// -> inputs. The timed calls are the checked calls: every call of every series gets fresh x and a
+// poisoned y and has its output kept, and the kept outputs are checked after the series
+// (run/call_hooks.h, run/call_checker.h). Each step records what it finds in the result;
+// run_steps() catches every failure and records it, so one backend never stops the run. Plain
+// and graph series are audited (every kernel of an audit series held against the calls' timed
+// regions, or the events against wall time where CUPTI cannot record) and watched for other
+// processes on the GPU; a median under the physical floor is implausible; the inputs are
+// checked, and restored, after every backend.
 #pragma once
 #include <functional>
 #include <vector>
@@ -12,18 +16,21 @@
 #include "outcome/outcome.h"
 #include "problem/problem_data.h"
 #include "run/buffers.h"
+#include "run/call_checker.h"
 #include "run/executor.h"
 #include "timing/clocks.h"
 
 namespace mish {
 
 // What the steps need besides the backend: the problem, the device, the run's clock monitor
-// (null without NVML), and fresh inputs for the stale-output check, made on first use.
+// (null without NVML), the run's secret nonce and the checkers of kept outputs.
 struct StepEnv {
   const RunConfig& config;
   const ProblemData& data;
-  std::function<const ProblemData&()> fresh;  // same problem, other x, its own reference
-  const DeviceInfo* device;                   // null without a GPU
+  uint64_t nonce;                                       // draws every fresh x (CallPlan)
+  std::function<CallChecker&(bool on_device)> checker;  // made on first use, per problem
+  const DeviceInfo* device;                             // null without a GPU
+  const DeviceRecord* record;                           // its measured bandwidths; null too
   const ClockMonitor* monitor;
   std::function<std::vector<unsigned>()> own_pids;  // the tool's workers, for the tenant watch
   // With several devices: "gpu 1: " before the warnings printed, and "_gpu1" after the backend's
@@ -39,16 +46,16 @@ struct StepContext {
   Executor& executor;
   BackendResult& result;
   bool on_device;
-  std::vector<float> y;  // the last output read back
+  std::vector<float> y;       // the output of the call on the problem's own x
+  uint64_t next_call = 0;     // calls made so far, over all series (CallPlan::first_call)
+  uint64_t last_x_seed = 0;   // the seed of the x the last call left in the buffers
 };
 
 bool check_support(StepContext& context);  // false: skipped, with the reason
 void set_up(StepContext& context);
 void time_prepack(StepContext& context);
-void verify_output(StepContext& context);
+void time_forward_pass(StepContext& context);  // also checks its calls and the physical floor
 void dump_output(StepContext& context);
-void time_forward_pass(StepContext& context);
-void verify_fresh_input(StepContext& context);
 void time_stages(StepContext& context);
 void time_graph(StepContext& context);
 void check_inputs(StepContext& context);  // also restores them
@@ -57,8 +64,9 @@ void check_inputs(StepContext& context);  // also restores them
 BackendResult run_steps(const StepEnv& env, ProblemBuffers& buffers, Executor& executor,
                         const BackendInfo& info);
 
-// The audit's margin: figures are refused when the events miss more than this share of the
-// device-synchronized wall time, plus a fixed slack for the synchronizations themselves.
+// The wall-time audit's margin (where CUPTI cannot record): figures are refused when the events
+// miss more than this share of the device-synchronized wall time, plus a fixed slack for the
+// synchronizations themselves.
 constexpr double kAuditMargin = 0.10;
 constexpr double kAuditSlackMs = 1.0;
 // Readings an audit takes before it refuses: figures are refused only when every one misses.

@@ -25,8 +25,7 @@ class WorkerExecutor final : public Executor {
   Support supports(const Problem& problem, const DeviceInfo* device) override;
   SetupReport setup(const Problem& problem, ProblemBuffers& buffers) override;
   double time_prepack() override;
-  void run_once(const Series& series) override;
-  Sampling sample(const Series& series, const SampleSettings& settings,
+  Sampling sample(const Series& series, const SampleSettings& settings, const CallPlan& plan,
                   const ProgressFn& on_progress) override;
   AuditReading audit(const Series& series, int iterations) override;
   size_t capture_graph() override;
@@ -95,15 +94,13 @@ double WorkerExecutor::time_prepack() {
   return ask({{"op", "time_prepack"}}, "prepack()").at("median_ms").get<double>();
 }
 
-void WorkerExecutor::run_once(const Series& series) {
-  ask({{"op", "run_once"}, {"series", to_message(series)}}, "a verification run");
-}
-
 Sampling WorkerExecutor::sample(const Series& series, const SampleSettings& settings,
-                                const ProgressFn& on_progress) {
-  const json reply = ask(
-      {{"op", "sample"}, {"series", to_message(series)}, {"sampling", to_message(settings)}},
-      "the timed series", on_progress);
+                                const CallPlan& plan, const ProgressFn& on_progress) {
+  const json reply = ask({{"op", "sample"},
+                          {"series", to_message(series)},
+                          {"sampling", to_message(settings)},
+                          {"plan", to_message(plan)}},
+                         "the timed series", on_progress);
   return from_message<Sampling>(reply.at("sampling"));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "timing/clocks.h"
+#include "timing/gpu_activity.h"
 #include "timing/stopping.h"
 
 namespace mish {
@@ -34,6 +35,28 @@ struct SampleSettings : StoppingRule {
   L2Mode l2 = L2Mode::flush;
 };
 
+// How the calls of one series are made (docs/isolation.md). Every call of a backend's work looks
+// the same to it, warm-up and audit calls included: before it, x gets fresh contents and y is
+// poisoned; after it, y is copied into the run's output store for checking. The x of a call is
+// drawn with call_seed(nonce, first_call + index), from a nonce the run draws from the operating
+// system's random source and never hands to a backend; the series' first call uses the problem's
+// own x instead where `main_x_first` says so (the call checked against the CPU reference).
+struct CallPlan {
+  uint64_t nonce = 0;
+  uint64_t first_call = 0;  // the series' first call, counted over the backend's whole run
+  bool main_x_first = false;
+  bool record_activity = false;  // the audit: record every kernel, copy and memset (CUPTI)
+};
+
+// The seed x is drawn with for call `call` of a run with `nonce`.
+uint64_t call_seed(uint64_t nonce, uint64_t call);
+
+// One call whose output sits in the output store after the series: which call, in which slot.
+struct KeptOutput {
+  uint64_t call = 0;  // counted like CallPlan::first_call
+  uint32_t slot = 0;
+};
+
 // What one sampling loop produced.
 struct Sampling {
   std::vector<double> samples_ms;
@@ -42,6 +65,13 @@ struct Sampling {
   // was in flight; nullopt where the read failed.
   std::vector<std::optional<ClockReading>> clocks;
   int gate_timeouts = 0;  // samples whose enqueue blocked the host (see cuda/stream_gate.cuh)
+  uint64_t calls = 0;     // calls made, warm-up included
+  std::vector<KeptOutput> kept;  // the calls whose outputs were kept for checking
+  // With CallPlan::record_activity: the process's GPU work during the series and the timed
+  // stream's id, or why it could not be recorded.
+  std::vector<GpuActivity> activity;
+  uint32_t timed_stream = 0;
+  std::string activity_note;
 };
 
 // A timing audit: `iterations` runs of a series' work enqueued back to back, timed by events on

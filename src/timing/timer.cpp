@@ -10,6 +10,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/read_probe.cuh"
 #include "cuda/stream_gate.cuh"
+#include "timing/activity_recorder.h"
 #include "timing/statistics.h"
 
 namespace mish {
@@ -21,17 +22,20 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The loop shared by device and host sampling: take samples until the rule says stop.
-Sampling sample_until_done(const StoppingRule& rule, const ProgressFn& on_progress,
-                           const std::function<double(Sampling&)>& take_sample) {
+// The loop shared by device and host sampling: calls until the rule says stop, the first
+// `warmup` of them untimed. `take_call` makes call `index` and returns its time.
+Sampling sample_until_done(const SampleSettings& settings, const ProgressFn& on_progress,
+                           const std::function<double(Sampling&, uint64_t)>& take_call) {
   Sampling sampling;
-  if (!rule.adaptive()) sampling.samples_ms.reserve(rule.iters);
+  for (int i = 0; i < settings.warmup; ++i) take_call(sampling, sampling.calls++);
+  sampling.clocks.clear();
+  if (!settings.adaptive()) sampling.samples_ms.reserve(settings.iters);
   const auto start = std::chrono::steady_clock::now();
   while (true) {
-    sampling.samples_ms.push_back(take_sample(sampling));
+    sampling.samples_ms.push_back(take_call(sampling, sampling.calls++));
     const double elapsed = seconds_since(start);
-    if (on_progress) on_progress(progress_fraction(rule, sampling.samples_ms, elapsed));
-    if (const auto reason = should_stop(rule, sampling.samples_ms, elapsed)) {
+    if (on_progress) on_progress(progress_fraction(settings, sampling.samples_ms, elapsed));
+    if (const auto reason = should_stop(settings, sampling.samples_ms, elapsed)) {
       sampling.stopped_by = *reason;
       return sampling;
     }
@@ -39,6 +43,14 @@ Sampling sample_until_done(const StoppingRule& rule, const ProgressFn& on_progre
 }
 
 }  // namespace
+
+uint64_t call_seed(uint64_t nonce, uint64_t call) {
+  // splitmix64's finalizer over the pair: neighbouring calls get unrelated seeds.
+  uint64_t z = nonce ^ ((call + 1) * 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 std::string to_string(L2Mode mode) { return mode == L2Mode::flush ? "flush" : "hot"; }
 
@@ -79,27 +91,32 @@ void DeviceTimer::flush_l2() {
 }
 
 Sampling DeviceTimer::sample(const std::function<void()>& enqueue, const SampleSettings& settings,
-                             const ProgressFn& on_progress) {
-  for (int i = 0; i < settings.warmup; ++i) {
-    flush_l2();
-    enqueue();
-  }
+                             const ProgressFn& on_progress, CallHooks* hooks,
+                             ActivityRecorder* recorder) {
   MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  return sample_until_done(settings, on_progress, [&](Sampling& sampling) {
+  return sample_until_done(settings, on_progress, [&](Sampling& sampling, uint64_t index) {
     gate_->open = 0;
     gate_->timed_out = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    launch_stream_gate(gate_, kGateTimeoutNs, stream_);
-    flush_l2();
-    MISH_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    {
+      ActivityTag tag(recorder, harness_tag(index, TagRole::before));
+      launch_stream_gate(gate_, kGateTimeoutNs, stream_);
+      if (hooks != nullptr) hooks->before(index);
+      flush_l2();
+      MISH_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    }
     enqueue();
-    MISH_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    {
+      ActivityTag tag(recorder, harness_tag(index, TagRole::after));
+      MISH_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+      if (hooks != nullptr) hooks->after(index);
+    }
     std::atomic_thread_fence(std::memory_order_seq_cst);
     gate_->open = 1;
     // Read the clocks while the sample runs: host-side, outside the GPU's timed region.
     if (clocks_ != nullptr) sampling.clocks.push_back(clocks_->read());
-    MISH_CUDA_CHECK(cudaEventSynchronize(stop_));
-    if (gate_->timed_out != 0) ++sampling.gate_timeouts;
+    MISH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (gate_->timed_out != 0 && index >= uint64_t(settings.warmup)) ++sampling.gate_timeouts;
     float ms = 0.0f;
     MISH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return double(ms);
@@ -123,12 +140,14 @@ AuditReading DeviceTimer::audit(const std::function<void()>& enqueue, int iterat
 }
 
 Sampling sample_host(const std::function<void()>& run, const SampleSettings& settings,
-                     const ProgressFn& on_progress) {
-  for (int i = 0; i < settings.warmup; ++i) run();
-  return sample_until_done(settings, on_progress, [&](Sampling&) {
+                     const ProgressFn& on_progress, CallHooks* hooks) {
+  return sample_until_done(settings, on_progress, [&](Sampling&, uint64_t index) {
+    if (hooks != nullptr) hooks->before(index);
     const auto start = std::chrono::steady_clock::now();
     run();
-    return seconds_since(start) * 1e3;
+    const double ms = seconds_since(start) * 1e3;
+    if (hooks != nullptr) hooks->after(index);
+    return ms;
   });
 }
 

@@ -17,9 +17,20 @@
 namespace mish {
 
 struct GateFlags;
+class ActivityRecorder;
 
 // Called after each sample with the rough fraction of the sampling done (may be empty).
 using ProgressFn = std::function<void(double)>;
+
+// What the harness does around each call of a series (run/call_hooks.h): `before` right after
+// the stream gate (fresh x, poisoned y), `after` right after the stop event (y kept). `index`
+// counts the series' calls from 0, warm-up included.
+class CallHooks {
+ public:
+  virtual ~CallHooks() = default;
+  virtual void before(uint64_t index) = 0;
+  virtual void after(uint64_t index) = 0;
+};
 
 class DeviceTimer {
  public:
@@ -31,11 +42,15 @@ class DeviceTimer {
   DeviceTimer(const DeviceTimer&) = delete;
   DeviceTimer& operator=(const DeviceTimer&) = delete;
 
-  // Runs `enqueue` settings.warmup times, then samples it until the stopping rule says stop.
-  // Each sample: [flush L2], start event, enqueue, stop event, all queued behind a gate that the
-  // host opens only once everything is enqueued.
+  // Calls `enqueue` settings.warmup times, then samples it until the stopping rule says stop.
+  // Every call, warm-up included, is made the same way: a gate that the host opens only once the
+  // whole call is enqueued, hooks->before, [flush L2], start event, enqueue, stop event,
+  // hooks->after. `hooks` may be null (the bandwidth probes, weight preparation). With a
+  // `recorder`, the harness's own work is tagged (timing/gpu_activity.h) so an audit can tell it
+  // from the backend's.
   Sampling sample(const std::function<void()>& enqueue, const SampleSettings& settings,
-                  const ProgressFn& on_progress = {});
+                  const ProgressFn& on_progress = {}, CallHooks* hooks = nullptr,
+                  ActivityRecorder* recorder = nullptr);
 
   // Enqueues `enqueue` `iterations` times back to back (no flush, no gate) between two events,
   // from one cudaDeviceSynchronize to the next (AuditReading).
@@ -56,9 +71,10 @@ class DeviceTimer {
   cudaEvent_t stop_ = nullptr;
 };
 
-// Host backends: wall time of each call of `run`, which must be synchronous.
+// Host backends: wall time of each call of `run`, which must be synchronous; `hooks` (may be
+// null) around every call, warm-up included, outside the timed span.
 Sampling sample_host(const std::function<void()>& run, const SampleSettings& settings,
-                     const ProgressFn& on_progress = {});
+                     const ProgressFn& on_progress = {}, CallHooks* hooks = nullptr);
 
 // Times cudaMemcpyAsync copies of `bytes` device to device (see CopyBandwidth).
 CopyBandwidth measure_copy_bandwidth(DeviceTimer& timer, size_t bytes);

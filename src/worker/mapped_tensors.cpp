@@ -33,13 +33,15 @@ MappedTensors::MappedTensors(const nlohmann::json& d, std::vector<int> fds) {
                 reinterpret_cast<const float*>(base + d.at("w").get<size_t>()),
                 reinterpret_cast<const float*>(base + d.at("b").get<size_t>()),
                 reinterpret_cast<float*>(base + d.at("y").get<size_t>())};
+    store_ = {reinterpret_cast<float*>(base + d.at("store").get<size_t>()),
+              d.at("slots").get<uint32_t>()};
     return;
   }
   for (int fd : fds) ::close(fd);
-  void* pointers[4];
-  const char* names[] = {"x", "w", "b", "y"};
+  void* pointers[5];
+  const char* names[] = {"x", "w", "b", "y", "store"};
   try {
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
       MISH_CUDA_CHECK(cudaIpcOpenMemHandle(&pointers[i], handle_from_hex(d.at(names[i])),
                                            cudaIpcMemLazyEnablePeerAccess));
       opened_.push_back(pointers[i]);
@@ -50,6 +52,7 @@ MappedTensors::MappedTensors(const nlohmann::json& d, std::vector<int> fds) {
   }
   tensors_ = {static_cast<const float*>(pointers[0]), static_cast<const float*>(pointers[1]),
               static_cast<const float*>(pointers[2]), static_cast<float*>(pointers[3])};
+  store_ = {static_cast<float*>(pointers[4]), d.at("slots").get<uint32_t>()};
 }
 
 MappedTensors::~MappedTensors() {

@@ -1,5 +1,6 @@
 // The worker's side of the run's buffers: the parent's device allocations opened through CUDA IPC,
-// or its shared host memory mapped, as the Tensors a backend runs on.
+// or its shared host memory mapped, as the Tensors a backend runs on and the output store the
+// harness keeps the calls' outputs in.
 #pragma once
 #include <memory>
 #include <vector>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "run/call_hooks.h"
 #include "worker/shared_memory.h"
 
 namespace mish {
@@ -20,9 +22,11 @@ class MappedTensors {
   MappedTensors& operator=(const MappedTensors&) = delete;
 
   const Tensors& tensors() const { return tensors_; }
+  const OutputStore& store() const { return store_; }
 
  private:
   Tensors tensors_;
+  OutputStore store_;
   std::vector<void*> opened_;  // device pointers from cudaIpcOpenMemHandle
   std::unique_ptr<SharedMemory> host_;
 };

@@ -92,6 +92,35 @@ SampleSettings from_message<SampleSettings>(const json& m) {
 }
 
 template <>
+json to_message<CallPlan>(const CallPlan& p) {
+  return {{"nonce", p.nonce},
+          {"first_call", p.first_call},
+          {"main_x_first", p.main_x_first},
+          {"record_activity", p.record_activity}};
+}
+
+template <>
+CallPlan from_message<CallPlan>(const json& m) {
+  CallPlan p;
+  p.nonce = m.at("nonce").get<uint64_t>();
+  p.first_call = m.at("first_call").get<uint64_t>();
+  p.main_x_first = m.at("main_x_first").get<bool>();
+  p.record_activity = m.at("record_activity").get<bool>();
+  return p;
+}
+
+namespace {
+
+GpuActivity::Kind activity_kind_from(const std::string& name) {
+  if (name == "kernel") return GpuActivity::Kind::kernel;
+  if (name == "memcpy") return GpuActivity::Kind::memcpy;
+  if (name == "memset") return GpuActivity::Kind::memset;
+  throw std::runtime_error("unknown GPU activity kind '" + name + "'");
+}
+
+}  // namespace
+
+template <>
 json to_message<Sampling>(const Sampling& s) {
   json clocks = json::array();
   for (const std::optional<ClockReading>& c : s.clocks) {
@@ -104,10 +133,20 @@ json to_message<Sampling>(const Sampling& s) {
                       {"temperature_c", c->temperature_c ? json(*c->temperature_c) : json(nullptr)},
                       {"power_w", optional_json(c->power_w)}});
   }
+  json kept = json::array();
+  for (const KeptOutput& k : s.kept) kept.push_back({k.call, k.slot});
+  json activity = json::array();
+  for (const GpuActivity& a : s.activity)
+    activity.push_back({to_string(a.kind), a.name, a.stream, a.start_ns, a.end_ns, a.tag});
   return {{"samples_ms", s.samples_ms},
           {"stopped_by", to_string(s.stopped_by)},
           {"clocks", clocks},
-          {"gate_timeouts", s.gate_timeouts}};
+          {"gate_timeouts", s.gate_timeouts},
+          {"calls", s.calls},
+          {"kept", kept},
+          {"activity", activity},
+          {"timed_stream", s.timed_stream},
+          {"activity_note", s.activity_note}};
 }
 
 template <>
@@ -116,6 +155,15 @@ Sampling from_message<Sampling>(const json& m) {
   s.samples_ms = m.at("samples_ms").get<std::vector<double>>();
   s.stopped_by = stop_reason_from(m.at("stopped_by").get<std::string>());
   s.gate_timeouts = m.at("gate_timeouts").get<int>();
+  s.calls = m.at("calls").get<uint64_t>();
+  for (const json& k : m.at("kept"))
+    s.kept.push_back({k.at(0).get<uint64_t>(), k.at(1).get<uint32_t>()});
+  for (const json& a : m.at("activity"))
+    s.activity.push_back({activity_kind_from(a.at(0).get<std::string>()), a.at(1).get<std::string>(),
+                          a.at(2).get<uint32_t>(), a.at(3).get<uint64_t>(),
+                          a.at(4).get<uint64_t>(), a.at(5).get<uint64_t>()});
+  s.timed_stream = m.at("timed_stream").get<uint32_t>();
+  s.activity_note = m.at("activity_note").get<std::string>();
   for (const json& c : m.at("clocks")) {
     if (c.is_null()) {
       s.clocks.emplace_back();

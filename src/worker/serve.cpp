@@ -61,19 +61,21 @@ class Worker {
       reply["supported"] = support.ok;
       reply["reason"] = support.reason;
     } else if (op == "setup") {
+      // The last problem's mappings go first: the parent may have freed those buffers and
+      // allocated the new ones in the same place, which CUDA will not map twice.
+      tensors_.reset();
       auto mapped = std::make_unique<MappedTensors>(request.at("buffers"), received.fds);
-      reply["setup"] = to_message(
-          executor().setup_on(from_message<Problem>(request.at("problem")), mapped->tensors()));
-      tensors_ = std::move(mapped);  // the backend now holds the new tensors, not the old
+      reply["setup"] = to_message(executor().setup_on(
+          from_message<Problem>(request.at("problem")), mapped->tensors(), mapped->store()));
+      tensors_ = std::move(mapped);
     } else if (op == "time_prepack") {
       reply["median_ms"] = executor().time_prepack();
-    } else if (op == "run_once") {
-      executor().run_once(from_message<Series>(request.at("series")));
     } else if (op == "sample") {
       auto last = std::chrono::steady_clock::now() - kProgressInterval;
       const Sampling sampling = executor().sample(
-          from_message<Series>(request.at("series")), from_message<SampleSettings>(request.at("sampling")),
-          [&](double done) {
+          from_message<Series>(request.at("series")),
+          from_message<SampleSettings>(request.at("sampling")),
+          from_message<CallPlan>(request.at("plan")), [&](double done) {
             const auto now = std::chrono::steady_clock::now();
             if (now - last < kProgressInterval) return;
             last = now;

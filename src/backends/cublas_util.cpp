@@ -5,16 +5,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <stdexcept>
 #include <string>
 
 namespace mish {
-
-void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
-  throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
-                           " failed: " + cublasGetStatusName(status) + " (" +
-                           cublasGetStatusString(status) + ")");
-}
 
 CublasHandle::CublasHandle() { MISH_CUBLAS_CHECK(cublasCreate(&handle_)); }
 

@@ -6,19 +6,10 @@
 #include <cstdint>
 
 #include "backends/backend.h"
+#include "cuda/cublas_check.h"
 #include "problem/problem.h"
 
 namespace mish {
-
-[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file,
-                                     int line);
-
-#define MISH_CUBLAS_CHECK(call)                                                   \
-  do {                                                                            \
-    const cublasStatus_t mish_cublas_status_ = (call);                            \
-    if (mish_cublas_status_ != CUBLAS_STATUS_SUCCESS)                             \
-      ::mish::throw_cublas_error(mish_cublas_status_, #call, __FILE__, __LINE__); \
-  } while (0)
 
 // Owns a cuBLAS handle bound to one stream.
 class CublasHandle {

@@ -2,7 +2,9 @@
 """The device solutions on a GPU (docs/solutions.md): the two examples and the shipped PyTorch rows
 verify beside a built-in in one run and one valid report; a second run reuses the compiled
 extension from the per-file cache; the device test solutions fail with their own reasons, and so
-does --graph on a PyTorch row.
+does --graph on a PyTorch row; the honest-but-unusual device solutions of the exploit suite
+(docs/isolation.md#the-exploit-suite) verify, and a load_inline kernel launched with no stream
+argument times the same as one launched on PyTorch's current stream.
 
 Usage: test_device_solutions.py MISHBENCH [PYTHON]   (PYTHON: the one with torch; default python3)
 Exit 77 (skipped) when that Python has no torch or torch sees no GPU.
@@ -18,6 +20,8 @@ VALIDATOR = os.path.join(ROOT, "tests", "scripts", "validate_report.py")
 EXAMPLES = os.path.join(ROOT, "examples", "solutions")
 FIXTURES = os.path.join(ROOT, "tests", "solutions")
 PROBLEM = ["--m", "256", "--n", "1024", "--k", "1024", "--iters", "20", "-q"]
+# More samples, for two medians compared within 5 %.
+UNUSUAL_PROBLEM = ["--m", "256", "--n", "1024", "--k", "1024", "--iters", "50", "-q"]
 
 failures = []
 
@@ -110,10 +114,36 @@ def main(argv):
             r = broken.get(name, {})
             check(r.get("status") == "error" and says in r.get("reason", ""),
                   f"{name}: {r.get('status')} '{r.get('reason')}', expected '{says}'")
+        # The exploit suite's honest-but-unusual device solutions: each verifies, and the
+        # load_inline kernel on the legacy default stream is timed as the one on the current
+        # stream is (neither cheaper nor dearer).
+        unusual_path = os.path.join(scratch, "unusual.json")
+        names = ["device_graph_replay", "device_side_stream", "kb_default_stream",
+                 "kb_current_stream"]
+        args = []
+        for name in names:
+            args += ["--solution", os.path.join(FIXTURES, name + ".py")]
+        done = run(mishbench, python, [*args, "--backend=" + ",".join(names),
+                                       *UNUSUAL_PROBLEM, "--json", unusual_path], cache)
+        check(done.returncode == 0, f"the honest-but-unusual run exits {done.returncode}")
+        _, unusual = results_by_backend(unusual_path)
+        for name in names:
+            r = unusual.get(name, {})
+            check(r.get("status") == "ok", f"{name}: {r.get('status')} {r.get('reason')}")
+        medians = [(unusual.get(name, {}).get("timing") or {}).get("median_ms")
+                   for name in ("kb_default_stream", "kb_current_stream")]
+        if all(isinstance(m, (int, float)) and m > 0 for m in medians):
+            low, high = sorted(medians)
+            check(high <= 1.05 * low,
+                  f"kb_default_stream {medians[0]:.4f} ms against kb_current_stream "
+                  f"{medians[1]:.4f} ms: more than 5 % apart")
+        else:
+            check(False, f"kb_default_stream and kb_current_stream medians: {medians}")
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
-    print("ok: device examples, PyTorch rows, the extension cache and the device failures")
+    print("ok: device examples, PyTorch rows, the extension cache, the device failures and the "
+          "honest-but-unusual device solutions")
     return 0
 
 

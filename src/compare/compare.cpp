@@ -61,7 +61,9 @@ std::map<ResultKey, const ReportResult*> keyed(const ReportSummary& report, Devi
 }
 
 bool verified(const std::string& status) { return status == "ok"; }
-bool failed(const std::string& status) { return status == "mismatch" || status == "error"; }
+bool failed(const std::string& status) {
+  return status == "mismatch" || status == "error" || status == "implausible";
+}
 
 }  // namespace
 

@@ -175,9 +175,10 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
   r.backend = in.text(in.field(result, where, "backend"), where + ".backend");
   r.problem = read_problem(in, in.field(result, where, "problem"), where + ".problem");
   r.status = in.text(in.field(result, where, "status"), where + ".status");
-  if (r.status != "ok" && r.status != "mismatch" && r.status != "skipped" && r.status != "error")
-    in.refuse(where + ".status",
-              fmt::format("'{}' is not ok, mismatch, skipped or error", for_terminal(r.status)));
+  if (r.status != "ok" && r.status != "mismatch" && r.status != "skipped" && r.status != "error" &&
+      r.status != "implausible")
+    in.refuse(where + ".status", fmt::format("'{}' is not ok, mismatch, skipped, error or implausible",
+                                             for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
   r.host = result.contains("host_index")
                ? in.whole(result["host_index"], where + ".host_index", 0, devices.hosts.size() - 1)

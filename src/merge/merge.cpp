@@ -49,11 +49,13 @@ size_t index_at(const MergeInput& input, const json& object, const char* key, si
 void check_input(const MergeInput& input) {
   const json& r = input.report;
   const std::string version = r["schema_version"].get<std::string>();
+  // 1.3 added the devices and hosts every index below refers to.
+  constexpr int kFirstMergeableMinor = 3;
   const int ours = minor_version(kSchemaVersion), theirs = minor_version(version);
-  if (theirs < ours)
+  if (theirs < kFirstMergeableMinor)
     refuse(input, fmt::format("schema {} does not say which device each result ran on; merge "
-                              "takes {} reports: run it again with this mishbench",
-                              for_terminal(version), kSchemaVersion));
+                              "takes 1.3 reports and newer: run it again with this mishbench",
+                              for_terminal(version)));
   if (theirs > ours)
     refuse(input, fmt::format("schema {} is newer than this build's {}; merge it with the "
                               "mishbench that wrote it",

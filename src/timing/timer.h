@@ -44,8 +44,8 @@ class DeviceTimer {
 
   // Calls `enqueue` settings.warmup times, then samples it until the stopping rule says stop.
   // Every call, warm-up included, is made the same way: a gate that the host opens only once the
-  // whole call is enqueued, hooks->before, [flush L2], start event, enqueue, stop event,
-  // hooks->after. `hooks` may be null (the bandwidth probes, weight preparation). With a
+  // whole call is enqueued (not for the series' first call: see timer.cpp), hooks->before,
+  // [flush L2], start event, enqueue, stop event, hooks->after. `hooks` may be null (the bandwidth probes, weight preparation). With a
   // `recorder`, the harness's own work is tagged (timing/gpu_activity.h) so an audit can tell it
   // from the backend's.
   Sampling sample(const std::function<void()>& enqueue, const SampleSettings& settings,

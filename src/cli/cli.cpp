@@ -203,7 +203,12 @@ int run(const CommandLine& line, int argc, char** argv) {
     if (!not_printed.empty())
       throw EnvironmentError(fmt::format("cannot print the result table on stdout: {}",
                                          not_printed));
-    return outcome.any_failure() ? kExitFailure : kExitOk;
+    if (outcome.any_failure()) return kExitFailure;
+    if (!outcome.missing_device.empty()) {
+      fmt::print(stderr, "{}\n", outcome.missing_device);
+      return kExitEnvironment;
+    }
+    return kExitOk;
   } catch (const std::bad_alloc&) {
     throw EnvironmentError(fmt::format(
         "out of host memory: the largest problem needs about {:.2f} GiB on the host (inputs, "

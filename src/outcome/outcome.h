@@ -131,6 +131,8 @@ struct RunOutcome {
   HostInfo host;
   std::vector<ProblemRun> runs;
   bool include_prepack = false;  // weight prepack timed inside every iteration
+  // Why device backends were skipped for want of a CUDA device; empty when none was missing.
+  std::string missing_device;
   // An error anywhere, or a mismatch of a backend expected to be fp32-accurate.
   bool any_failure() const;
   // The device `result` ran on. A host backend's is the run's first device: its roofline and

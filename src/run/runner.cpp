@@ -51,15 +51,29 @@ ProblemData prepare_problem(const RunConfig& config, const Problem& problem, Pro
   return data;
 }
 
-// The CUDA devices the run's device backends use, as --devices selects them.
-std::vector<int> selected_devices(const RunConfig& config) {
+// Why the device backends cannot run here (no CUDA device), or "" when they can.
+std::string missing_device_reason() {
   std::string why;
-  const int visible = visible_device_count(&why);
-  if (visible == 0)
-    throw EnvironmentError(fmt::format(
-        "no CUDA device ({}); the GPU backends need one. Run --backend=cpu to use the host only",
-        why));
-  return resolve_devices(config.devices, visible);
+  if (visible_device_count(&why) > 0) return "";
+  return fmt::format("no CUDA device ({}): the GPU backends were skipped. Run --backend=cpu to "
+                     "use the host only",
+                     why);
+}
+
+// A device backend's result where there is no device: skipped, with the reason (and, for a
+// solution, how one that needs no GPU says so).
+BackendResult skipped_for_no_device(const BackendInfo& info, const std::string& why) {
+  BackendResult result;
+  result.backend = info.name;
+  result.math_mode = info.math_mode;
+  result.expected_accuracy = info.accuracy;
+  result.origin = info.origin;
+  result.status = Status::skipped;
+  result.reason = why;
+  if (info.origin.kind == "solution")
+    result.reason += "; a solution that computes on the host (numpy) declares "
+                     "MISHBENCH_PLACEMENT = \"host\"";
+  return result;
 }
 
 // The parts of the run (device_run.h): one holding every backend on at most one device, as
@@ -114,7 +128,16 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
   bool needs_device = false;
   for (const BackendEntry& entry : backends)
     needs_device |= entry.info.placement == Placement::device;
-  const std::vector<int> ordinals = needs_device ? selected_devices(config) : std::vector<int>{};
+  // Without a device the host backends still run; the device backends are skipped.
+  outcome.missing_device = needs_device ? missing_device_reason() : "";
+  BackendTable runnable;
+  for (const BackendEntry& entry : backends)
+    if (outcome.missing_device.empty() || entry.info.placement == Placement::host)
+      runnable.push_back(entry);
+  std::string why;
+  const std::vector<int> ordinals = needs_device && outcome.missing_device.empty()
+                                        ? resolve_devices(config.devices, visible_device_count(&why))
+                                        : std::vector<int>{};
   const bool parallel = config.devices_parallel && ordinals.size() > 1;
   outcome.devices_parallel = parallel;
 
@@ -123,7 +146,7 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
   // to exit while their threads still live.
   std::vector<std::unique_ptr<TaskThread>> threads;
   const std::vector<std::unique_ptr<DeviceRun>> parts =
-      plan_parts(config, backends, ordinals, parallel);
+      plan_parts(config, runnable, ordinals, parallel);
   for (const auto& part : parts)
     if (std::optional<DeviceRecord> record = part->record()) {
       outcome.devices.push_back(std::move(*record));
@@ -147,6 +170,10 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
     for (size_t i = threads.size(); i < parts.size(); ++i) run_part(i);
     for (std::vector<BackendResult>& part : results)
       for (BackendResult& result : part) run.results.push_back(std::move(result));
+    if (!outcome.missing_device.empty())
+      for (const BackendEntry& entry : backends)
+        if (entry.info.placement == Placement::device)
+          run.results.push_back(skipped_for_no_device(entry.info, outcome.missing_device));
     outcome.runs.push_back(std::move(run));
   }
   return outcome;

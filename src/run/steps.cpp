@@ -153,7 +153,12 @@ bool judge_kernels(StepContext& c, const std::string& label, const Sampling& aud
   record.outside = verdict.outside;
   record.refused = verdict.refused();
   c.result.timing_audits.push_back(record);
-  if (record.refused) fail(c, Status::error, fmt::format("{}: {}", label, describe_outside(verdict)));
+  if (record.refused)
+    fail(c, Status::error,
+         fmt::format("{}: {}; enqueue all work on the stream the backend is given "
+                     "(at::cuda::getCurrentCUDAStream() in a solution), or join its stream back "
+                     "with an event before returning",
+                     label, describe_outside(verdict)));
   return !record.refused;
 }
 

@@ -108,14 +108,28 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_config_key", "--config {dir}/unknown-key.json", "unknown key 'iterations'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
-TEST_F(Cli, GpuBackendWithoutDeviceExitsThreeAndPointsToCpu) {
+// Without a device, the GPU backends are skipped with the reason, the host backends still run,
+// and the exit code (3) says something could not run for want of a GPU.
+TEST_F(Cli, GpuBackendWithoutDeviceIsSkippedAndTheHostBackendsRun) {
   if (query_device()) GTEST_SKIP() << "a CUDA device is present";
-  for (const char* backends : {"fused", "all"}) {
-    const Invocation r = run(fmt::format("--backend={} --m 8 --n 8 --k 8", backends));
+  for (const char* backends : {"fused", "all", "cpu,fused"}) {
+    const std::string report = (dir / "no-device.json").string();
+    const Invocation r =
+        run(fmt::format("--backend={} --m 8 --n 8 --k 8 -q --json {}", backends, report));
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--backend=cpu"), std::string::npos) << r.err;
+    const nlohmann::json results = nlohmann::json::parse(std::ifstream(report)).at("results");
+    bool fused_seen = false;
+    for (const nlohmann::json& result : results) {
+      if (result.at("backend") == "cpu") EXPECT_EQ(result.at("status"), "ok") << result.dump();
+      if (result.at("backend") != "fused") continue;
+      fused_seen = true;
+      EXPECT_EQ(result.at("status"), "skipped");
+      EXPECT_NE(result.at("reason").get<std::string>().find("no CUDA device"), std::string::npos);
+    }
+    EXPECT_TRUE(fused_seen) << backends;
   }
 }
 

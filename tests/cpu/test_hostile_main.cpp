@@ -544,7 +544,7 @@ const std::vector<HostileInput> kPlugins = {
      {"--list-backends", "--plugin", test_plugin("crash_at_load")}, 2,
      "the worker died in loading the plugin"},
     {"plugin_crashes_in_run", with_plugin("segfault", {"--backend", "segfault"}), 1,
-     "segfault error: the worker died in a verification run: signal 11"},
+     "segfault error: the worker died in the timed series: signal 11"},
     {"plugin_aborts_in_setup", with_plugin("abort_setup", {"--backend", "abort-setup"}), 1,
      "the worker died in setup(): signal 6"},
     {"plugin_reports_an_error", with_plugin("error_message", {"--backend", "error-message"}), 1,

@@ -101,8 +101,8 @@ TEST(Merge, RefusesOtherSchemaVersions) {
                       "say which device each result ran on"),
             std::string::npos);
   json newer = node("node-b", {2.7}, 10);
-  newer["schema_version"] = "1.4.0";
-  EXPECT_NE(refusal({newer}).find("schema 1.4.0 is newer than this build's"), std::string::npos);
+  newer["schema_version"] = "1.5.0";
+  EXPECT_NE(refusal({newer}).find("schema 1.5.0 is newer than this build's"), std::string::npos);
 }
 
 TEST(Merge, RefusesOtherProblemsAndSettings) {

@@ -67,7 +67,7 @@ const Expected kFailures[] = {
     {"wrong_shape", "error", "forward(x) returned shape [8, 17]; expected [M, N] = [8, 16]"},
     {"wrong_dtype", "error", "forward(x) returned dtype float64; expected float32"},
     {"hangs", "error",
-     "no answer after 3 s in a verification run; the worker was killed; its last output: hangs: "
+     "no answer after 3 s in the timed series; the worker was killed; its last output: hangs: "
      "going to sleep for good"},
     {"ambiguous_weights", "error",
      "ModelNew has 2 numpy arrays of shape [16, 32] to hold W [N, K] = [16, 32]; it needs exactly "

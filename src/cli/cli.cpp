@@ -23,6 +23,7 @@
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "io/output_file.h"
+#include "io/standard_streams.h"
 #include "report/report.h"
 #include "report/table.h"
 #include "run/runner.h"
@@ -212,10 +213,8 @@ int run(const CommandLine& line, int argc, char** argv) {
   }
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  install_interrupt_cleanup();
+// The command the line names, run; an exception that leaves it is the caller's to report.
+int dispatch(int argc, char** argv) {
   CLI::App app{"mishbench: verified benchmark of y = mish(mish(x * W^T + b)), fp32", "mishbench"};
   app.footer(kExamples);
   CommandLine line;
@@ -242,8 +241,16 @@ int run_cli(int argc, char** argv) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
     return kExitOk;
   }
+  return run(line, argc, argv);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  make_stderr_best_effort();
+  install_interrupt_cleanup();
   try {
-    return run(line, argc, argv);
+    return dispatch(argc, argv);
   } catch (const UsageError& error) {
     fmt::print(stderr, "mishbench: {}\n", as_one_line(error.what(), kMessageEchoLimit));
     return kExitUsage;
@@ -256,6 +263,9 @@ int run_cli(int argc, char** argv) {
     return error.out_of_memory() ? kExitEnvironment : kExitFailure;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "mishbench: out of host memory; use smaller --m/--n/--k\n");
+    return kExitEnvironment;
+  } catch (const std::system_error& error) {  // printing on stdout: closed, full, no reader
+    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
     return kExitEnvironment;
   } catch (const std::exception& error) {
     fmt::print(stderr, "mishbench: internal error: {}; please report it with the command line\n",

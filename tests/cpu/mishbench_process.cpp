@@ -29,8 +29,9 @@ std::string take_file(const std::string& path) {
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
                             const ProcessOptions& options) {
   const std::string captured_out = scratch + "/.mishbench-stdout",
-                    err_path = scratch + "/.mishbench-stderr";
+                    captured_err = scratch + "/.mishbench-stderr";
   const std::string& out_path = options.stdout_path.empty() ? captured_out : options.stdout_path;
+  const std::string& err_path = options.stderr_path.empty() ? captured_err : options.stderr_path;
   std::vector<char*> argv;
   std::string program = MISHBENCH_BINARY;
   argv.push_back(program.data());
@@ -45,11 +46,14 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
     const int out = options.stdout_path.empty()
                         ? ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
                         : ::open(out_path.c_str(), O_WRONLY);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = options.stderr_path.empty()
+                        ? ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                        : ::open(err_path.c_str(), O_WRONLY);
     if (in < 0 || out < 0 || err < 0 || ::chdir(MISHBENCH_SOURCE_DIR) != 0) ::_exit(126);
     ::dup2(in, STDIN_FILENO);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
+    for (const int fd : options.closed) ::close(fd);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -70,7 +74,7 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal_number = WTERMSIG(status);
   if (options.stdout_path.empty()) result.out = take_file(captured_out);
-  result.err = take_file(err_path);
+  if (options.stderr_path.empty()) result.err = take_file(captured_err);
   return result;
 }
 

@@ -20,6 +20,8 @@ struct ProcessResult {
 struct ProcessOptions {
   int timeout_seconds = 60;
   std::string stdout_path;  // a file stdout goes to; empty: captured into ProcessResult::out
+  std::string stderr_path;  // a file stderr goes to; empty: captured into ProcessResult::err
+  std::vector<int> closed;  // standard descriptors (0, 1, 2) closed, as `2>&-` does: not captured
   // Called once the process runs (to watch it, signal it); the time limit applies after it.
   std::function<void(pid_t pid)> while_running;
 };

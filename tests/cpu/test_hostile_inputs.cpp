@@ -13,6 +13,7 @@
 
 #include "hostile_table.h"
 #include "mishbench_process.h"
+#include "node_report_fixture.h"
 #include "report_fixture.h"
 
 namespace mish {
@@ -353,9 +354,42 @@ const std::vector<HostileInput> kHostileInputs = {
      "no regression",
      text("summary.md", "earlier step\n"),
      {"summary.md"}},
+
+    // Standard streams that cannot be written: a warning or refusal is lost, the outputs are not.
+    {"stderr_closed_on_a_refusal", compare("missing.json", "new.json"), 2, "", nullptr, {}, {}, {},
+     {2}},
+    {"stderr_full_on_a_refusal", compare("missing.json", "new.json"), 2, "",
+     device_copy("full", 7), {}, {}, "{dir}/full"},
+    {"stderr_full_with_a_warning", compare("r.json", "new.json", {"--json", "{dir}/out.json"}), 0,
+     "no regression",
+     both(report("r.json", [](json& r) { r["schema_version"] = "1.99.0"; }),
+          device_copy("full", 7)),
+     {"out.json"}, {}, "{dir}/full"},
+};
+
+// {dir}/a.json and {dir}/b.json: the reports of two nodes, which merge takes.
+Setup node_reports() {
+  return [](const fs::path& dir) {
+    SyntheticNode a, b;
+    b.hostname = "node-b";
+    b.uuid_base = 10;
+    write_bytes(dir / "a.json", node_report(a).dump());
+    write_bytes(dir / "b.json", node_report(b).dump());
+    return std::string();
+  };
+}
+
+const std::vector<HostileInput> kMergeInputs = {
+    {"merge_written", {"merge", "{dir}/a.json", "{dir}/b.json", "--json", "{dir}/m.json"}, 0, "",
+     node_reports(), {"m.json"}},
+    {"merge_stderr_closed_on_a_refusal", {"merge", "{dir}/a.json", "{dir}/a.json"}, 2, "",
+     node_reports(), {}, {}, {}, {2}},
+    {"merge_stderr_full_on_a_refusal", {"merge", "{dir}/a.json", "{dir}/a.json"}, 2, "",
+     both(node_reports(), device_copy("full", 7)), {}, {}, "{dir}/full"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Inputs, Hostile, ::testing::ValuesIn(kHostileInputs), row_name);
+INSTANTIATE_TEST_SUITE_P(MergeInputs, Hostile, ::testing::ValuesIn(kMergeInputs), row_name);
 
 // The outputs that the table lets a run write hold what they should.
 TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {

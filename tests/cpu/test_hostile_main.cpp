@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -51,6 +52,13 @@ std::vector<std::string> bench(std::vector<std::string> more = {},
       args.insert(args.end(), {flag, value});
   args.push_back("-q");
   args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// The small run with its status lines on stderr (no -q).
+std::vector<std::string> loud(std::vector<std::string> more = {}) {
+  std::vector<std::string> args = bench(std::move(more));
+  args.erase(std::find(args.begin(), args.end(), "-q"));
   return args;
 }
 
@@ -446,6 +454,17 @@ const std::vector<HostileInput> kOutputs = {
      config("{}")},
 };
 
+// ---- Standard streams that cannot be written: what is printed there is lost, the run is not.
+const std::vector<HostileInput> kStreams = {
+    {"stderr_full", loud({"--json", "{dir}/out.json"}), 0, "cpu ", device_copy("full", 7),
+     {"out.json"}, {}, "{dir}/full"},
+    {"stderr_closed_on_a_refusal", with("--m", "nan"), 2, "", nullptr, {}, {}, {}, {2}},
+    {"stderr_full_on_a_refusal", with("--m", "nan"), 2, "", device_copy("full", 7), {}, {},
+     "{dir}/full"},
+    {"stderr_closed_when_the_report_fails", loud({"--json", "{dir}/full"}), 3, "",
+     device_copy("full", 7), {}, {}, {}, {2}},
+};
+
 // ---- Untrusted strings: echoed escaped (once) and cut, on one line.
 const std::vector<HostileInput> kStrings = {
     {"backend_with_newline", with("--backend", "cpu\n# fake"), 2,
@@ -633,6 +652,7 @@ INSTANTIATE_TEST_SUITE_P(Numbers, Hostile, ::testing::ValuesIn(number_rows()), r
 INSTANTIATE_TEST_SUITE_P(NumberEdges, Hostile, ::testing::ValuesIn(kNumberEdges), row_name);
 INSTANTIATE_TEST_SUITE_P(ConfigFiles, Hostile, ::testing::ValuesIn(kConfigFiles), row_name);
 INSTANTIATE_TEST_SUITE_P(MainOutputs, Hostile, ::testing::ValuesIn(kOutputs), row_name);
+INSTANTIATE_TEST_SUITE_P(MainStreams, Hostile, ::testing::ValuesIn(kStreams), row_name);
 INSTANTIATE_TEST_SUITE_P(MainStrings, Hostile, ::testing::ValuesIn(kStrings), row_name);
 INSTANTIATE_TEST_SUITE_P(Plugins, Hostile, ::testing::ValuesIn(kPlugins), row_name);
 INSTANTIATE_TEST_SUITE_P(MainFlags, Hostile, ::testing::ValuesIn(kFlags), row_name);

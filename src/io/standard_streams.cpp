@@ -1,0 +1,31 @@
+#include "io/standard_streams.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "io/os_error.h"
+
+namespace mish {
+namespace {
+
+ssize_t write_or_drop(void*, const char* data, size_t size) {
+  write_fully(STDERR_FILENO, data, size);  // a failure is dropped: see the header
+  return static_cast<ssize_t>(size);
+}
+
+}  // namespace
+
+void make_stderr_best_effort() {
+  static bool made = false;
+  if (made) return;
+  const cookie_io_functions_t functions{nullptr, write_or_drop, nullptr, nullptr};
+  std::FILE* stream = fopencookie(nullptr, "w", functions);
+  if (stream == nullptr) return;  // out of memory at start-up: stderr stays as it was
+  std::setvbuf(stream, nullptr, _IONBF, 0);  // unbuffered, as stderr is
+  std::fflush(stderr);
+  stderr = stream;  // glibc's stderr is a plain variable, documented as assignable
+  made = true;
+}
+
+}  // namespace mish

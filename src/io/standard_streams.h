@@ -1,0 +1,14 @@
+// The standard streams as a command-line tool may find them: closed (`2>&-`), full
+// (`2>/dev/full`), or a pipe whose reader has gone (`| true`). Called first thing in a process,
+// so that what the tool prints on them can never take the tool down.
+#pragma once
+
+namespace mish {
+
+// Makes `stderr` a stream whose writes never fail: each goes straight to descriptor 2, and what
+// cannot be written there (closed, full, no reader) is dropped. A message on stderr is a
+// courtesy; failing to print it must not turn into an exception inside an error handler, nor
+// end a run before its report is written. The exit code still says how the command ended.
+void make_stderr_best_effort();
+
+}  // namespace mish

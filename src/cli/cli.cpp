@@ -247,6 +247,7 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  reserve_standard_descriptors();
   make_stderr_best_effort();
   install_interrupt_cleanup();
   try {

@@ -1,7 +1,9 @@
 #include "io/standard_streams.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 #include "io/os_error.h"
@@ -15,6 +17,19 @@ ssize_t write_or_drop(void*, const char* data, size_t size) {
 }
 
 }  // namespace
+
+void reserve_standard_descriptors() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // Open for the other direction, so that using it fails as before; the lowest free number,
+    // which is `fd` since the ones below are open.
+    const int placeholder = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (placeholder >= 0 && placeholder != fd) {
+      ::dup2(placeholder, fd);
+      ::close(placeholder);
+    }
+  }
+}
 
 void make_stderr_best_effort() {
   static bool made = false;

@@ -5,6 +5,12 @@
 
 namespace mish {
 
+// Fills a closed descriptor 0, 1 or 2 with a placeholder that fails as the closed one would
+// (reading 0, or writing 1 or 2, gives EBADF), so that no descriptor the tool opens later (the
+// shared memory of a problem's inputs, a report, the socket to a worker) takes the number and
+// receives what is meant for the stream, or is handed to a worker in the stream's place.
+void reserve_standard_descriptors();
+
 // Makes `stderr` a stream whose writes never fail: each goes straight to descriptor 2, and what
 // cannot be written there (closed, full, no reader) is dropped. A message on stderr is a
 // courtesy; failing to print it must not turn into an exception inside an error handler, nor

@@ -456,6 +456,8 @@ const std::vector<HostileInput> kOutputs = {
 
 // ---- Standard streams that cannot be written: what is printed there is lost, the run is not.
 const std::vector<HostileInput> kStreams = {
+    {"stderr_closed", loud({"--json", "{dir}/out.json"}), 0, "cpu ", nullptr, {"out.json"}, {},
+     {}, {2}},
     {"stderr_full", loud({"--json", "{dir}/out.json"}), 0, "cpu ", device_copy("full", 7),
      {"out.json"}, {}, "{dir}/full"},
     {"stderr_closed_on_a_refusal", with("--m", "nan"), 2, "", nullptr, {}, {}, {}, {2}},
@@ -463,6 +465,12 @@ const std::vector<HostileInput> kStreams = {
      "{dir}/full"},
     {"stderr_closed_when_the_report_fails", loud({"--json", "{dir}/full"}), 3, "",
      device_copy("full", 7), {}, {}, {}, {2}},
+    // A closed descriptor's number is not given to a file the run opens: neither the problem's
+    // inputs nor the worker's socket receive what was meant for the stream.
+    {"honest_plugin_with_stdin_and_stdout_closed",
+     with_plugin("honest_host", {"--backend", "honest-host", "--json", "{dir}/out.json"}), 3,
+     "mishbench: cannot print the result table on stdout: Bad file descriptor", nullptr,
+     {"out.json"}, {}, {}, {0, 1}},
 };
 
 // ---- Untrusted strings: echoed escaped (once) and cut, on one line.

@@ -160,6 +160,13 @@ std::string print_result_table(const RunOutcome& outcome) {
   return std::fflush(stdout) == 0 ? "" : std::strerror(errno);
 }
 
+// What was printed on stdout reached it (it is buffered until now): kExitOk, else it throws.
+int printed_on_stdout() {
+  if (std::fflush(stdout) != 0)
+    throw EnvironmentError(fmt::format("cannot print on stdout: {}", std::strerror(errno)));
+  return kExitOk;
+}
+
 void list_backends(const BackendTable& table) {
   for (const BackendEntry& entry : table) {
     const BackendInfo& info = entry.info;
@@ -186,7 +193,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   const RunConfig config = build_config(line);
   if (line.list_backends) {
     list_backends(build_backend_table(config, ShippedSolutions::all));
-    return kExitOk;
+    return printed_on_stdout();
   }
   const BackendTable table = build_backend_table(config);
   check_backend_options(table, config.backend_options);
@@ -239,7 +246,7 @@ int dispatch(int argc, char** argv) {
   if (worker->parsed()) return run_worker(worker_flags);
   if (line.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
-    return kExitOk;
+    return printed_on_stdout();
   }
   return run(line, argc, argv);
 }
@@ -249,6 +256,7 @@ int dispatch(int argc, char** argv) {
 int run_cli(int argc, char** argv) {
   reserve_standard_descriptors();
   make_stderr_best_effort();
+  ignore_write_signals();
   install_interrupt_cleanup();
   try {
     return dispatch(argc, argv);

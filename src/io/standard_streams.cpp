@@ -1,6 +1,7 @@
 #include "io/standard_streams.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -41,6 +42,11 @@ void make_stderr_best_effort() {
   std::fflush(stderr);
   stderr = stream;  // glibc's stderr is a plain variable, documented as assignable
   made = true;
+}
+
+void ignore_write_signals() {
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace mish

@@ -17,4 +17,10 @@ void reserve_standard_descriptors();
 // end a run before its report is written. The exit code still says how the command ended.
 void make_stderr_best_effort();
 
+// SIGPIPE and SIGXFSZ ignored: a write to a pipe whose reader has gone, or past the file size
+// limit (ulimit -f), fails with EPIPE or EFBIG, which every writer handles as the failed write it
+// is (the files it wrote kept, a temporary removed, an append cut back, one message, exit 3),
+// instead of the process dying silently half-way through.
+void ignore_write_signals();
+
 }  // namespace mish

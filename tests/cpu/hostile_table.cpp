@@ -202,9 +202,11 @@ TEST_P(Hostile, IsHandled) {
   for (const std::string& arg : row.args) args.push_back(with_dir(arg, dir.string()));
 
   ProcessOptions options;
-  options.stdout_path = with_dir(row.stdout_to, dir.string());
+  options.stdout_reader_gone = row.stdout_to == "|";
+  if (!options.stdout_reader_gone) options.stdout_path = with_dir(row.stdout_to, dir.string());
   options.stderr_path = with_dir(row.stderr_to, dir.string());
   options.closed = row.closed;
+  options.limits = row.limits;
   const auto captured = [&](int fd, const std::string& sent_to) {
     return sent_to.empty() && std::find(row.closed.begin(), row.closed.end(), fd) == row.closed.end();
   };

@@ -465,6 +465,22 @@ const std::vector<HostileInput> kStreams = {
      "{dir}/full"},
     {"stderr_closed_when_the_report_fails", loud({"--json", "{dir}/full"}), 3, "",
      device_copy("full", 7), {}, {}, {}, {2}},
+    // Writes that fail with EPIPE or EFBIG, not by a signal: what could be written is, the rest
+    // is cleaned up, and the exit code says what failed.
+    {"stdout_a_pipe_without_reader", with("--json", "{dir}/out.json"), 3,
+     "mishbench: cannot print the result table on stdout: Broken pipe", nullptr, {"out.json"},
+     "|"},
+    {"list_backends_onto_a_pipe_without_reader", {"--list-backends"}, 3,
+     "mishbench: cannot print on stdout: Broken pipe", nullptr, {}, "|"},
+    {"version_onto_a_full_device_copy", {"--version"}, 3,
+     "mishbench: cannot print on stdout: No space left on device", device_copy("full", 7), {},
+     "{dir}/full"},
+    {"json_past_the_file_size_limit", with("--json", "{dir}/out.json"), 3,
+     "writing report '{dir}/out.json' failed: File too large; the file is left as it was",
+     text("out.json", "old"), {}, {}, {}, {}, {{RLIMIT_FSIZE, 4096}}},
+    {"dump_past_the_file_size_limit", with("--dump", "{dir}/dump"), 3,
+     "failed: File too large; the file is left as it was", nullptr, {"dump/"}, {}, {}, {},
+     {{RLIMIT_FSIZE, 1024}}},
     // A closed descriptor's number is not given to a file the run opens: neither the problem's
     // inputs nor the worker's socket receive what was meant for the stream.
     {"honest_plugin_with_stdin_and_stdout_closed",
@@ -685,6 +701,20 @@ TEST(HostileOutputsHold, MainReportHoldsNumbersAsDecimal) {
   EXPECT_EQ(report["results"][0]["problem"]["seed"], 10);
   EXPECT_EQ(report["settings"]["atol"], 0.5);
   EXPECT_FALSE(std::signbit(report["settings"]["min_time_s"].get<double>()));
+  fs::remove_all(dir);
+}
+
+// With stdout a pipe whose reader has gone, the report is written all the same.
+TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_pipe_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  ProcessOptions options;
+  options.stdout_reader_gone = true;
+  const ProcessResult r =
+      run_mishbench(bench({"--json", (dir / "r.json").string()}), dir.string(), options);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(json::parse(read_text(dir / "r.json"))["results"][0]["status"], "ok");
   fs::remove_all(dir);
 }
 

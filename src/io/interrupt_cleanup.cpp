@@ -23,7 +23,20 @@
 namespace mish {
 namespace {
 
+// Interrupts, which the handler reports even when nothing is being written.
 constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Every other signal whose default action ends the process and that a handler may catch (with
+// SIGRTMIN to SIGRTMAX): whichever ends the tool, what it was writing is cleaned up.
+constexpr int kOtherEndingSignals[] = {SIGQUIT, SIGILL,  SIGTRAP,   SIGABRT, SIGBUS,
+                                       SIGFPE,  SIGUSR1, SIGSEGV,   SIGUSR2, SIGPIPE,
+                                       SIGALRM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM,
+                                       SIGPROF, SIGIO,   SIGPWR,    SIGSYS};
+
+bool is_interrupt(int signal_number) {
+  for (int interrupt : kInterruptSignals)
+    if (interrupt == signal_number) return true;
+  return false;
+}
 
 enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
 
@@ -64,7 +77,7 @@ extern "C" void on_interrupt(int signal_number) {
     write_to_stderr(slot.line, slot.line_length);
     reported = true;
   }
-  if (!reported) {
+  if (!reported && is_interrupt(signal_number)) {
     static const char kLine[] = "mishbench: interrupted\n";
     write_to_stderr(kLine, sizeof(kLine) - 1);
   }
@@ -81,10 +94,13 @@ extern "C" void on_interrupt(int signal_number) {
   raise(signal_number);
 }
 
-sigset_t interrupt_set() {
+sigset_t ending_set() {
   sigset_t set;
   sigemptyset(&set);
   for (int signal_number : kInterruptSignals) sigaddset(&set, signal_number);
+  for (int signal_number : kOtherEndingSignals) sigaddset(&set, signal_number);
+  for (int signal_number = SIGRTMIN; signal_number <= SIGRTMAX; ++signal_number)
+    sigaddset(&set, signal_number);
   return set;
 }
 
@@ -123,7 +139,7 @@ void unregister_output(int slot) noexcept {
 }
 
 InterruptsHeld::InterruptsHeld() {
-  const sigset_t set = interrupt_set();
+  const sigset_t set = ending_set();
   pthread_sigmask(SIG_BLOCK, &set, &previous_);
 }
 
@@ -134,11 +150,13 @@ void install_interrupt_cleanup() {
   if (installed.exchange(true)) return;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
-  action.sa_mask = interrupt_set();  // one interrupt at a time: no slot is cleaned twice
-  for (int signal_number : kInterruptSignals) {
+  action.sa_mask = ending_set();  // one signal at a time: no slot is cleaned twice
+  for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
+    if (sigismember(&action.sa_mask, signal_number) != 1) continue;
     struct sigaction current {};
     sigaction(signal_number, nullptr, &current);
-    if (current.sa_handler == SIG_IGN) continue;  // nohup, or a background job: keep ignoring
+    // Ignored (nohup, a background job) or handled by someone else: left as it is.
+    if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
     sigaction(signal_number, &action, nullptr);
   }
 }

@@ -1,6 +1,6 @@
-// The outputs being written right now, as the SIGINT/SIGTERM/SIGHUP handler of
-// install_interrupt_cleanup() sees them: for each, a temporary file to remove or an appended
-// file to cut back, and the line to print.
+// The outputs being written right now, as the signal handler of install_interrupt_cleanup()
+// sees them: for each, a temporary file to remove or an appended file to cut back, and the line
+// to print.
 #pragma once
 #include <sys/types.h>
 
@@ -21,8 +21,8 @@ struct Registration {
 int register_output(const Registration& registration, std::string_view what, std::string_view path);
 void unregister_output(int slot) noexcept;
 
-// Holds back the interrupting signals for its lifetime, so that a rename and its unregistering
-// happen together: an interrupt after the rename cannot claim that nothing was written.
+// Holds back the signals that end the process for its lifetime, so that a rename and its
+// unregistering happen together: a signal after the rename cannot claim that nothing was written.
 class InterruptsHeld {
  public:
   InterruptsHeld();

@@ -68,11 +68,12 @@ void write_output_file(const std::string& path, std::string_view what, std::stri
 // is cut back to its old length before EnvironmentError is thrown.
 void append_output_file(const std::string& path, std::string_view what, std::string_view content);
 
-// On SIGINT, SIGTERM or SIGHUP (each unless the process ignores it, as under nohup): removes
-// every temporary file still open and cuts appended files back (async-signal-safe), prints
-// "mishbench: interrupted while writing <what> '<path>'; nothing was written" for each (or
-// "mishbench: interrupted" when nothing was being written), then dies of the same signal.
-// Calling it again does nothing.
+// On any signal that would end the process (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE, SIGSEGV,
+// ...; each unless the process ignores or handles it already, as under nohup): removes every
+// temporary file still open and cuts appended files back (async-signal-safe), prints
+// "mishbench: interrupted while writing <what> '<path>'; nothing was written" for each (or, for
+// SIGINT, SIGTERM and SIGHUP, "mishbench: interrupted" when nothing was being written), then dies
+// of the same signal. Calling it again does nothing.
 void install_interrupt_cleanup();
 
 }  // namespace mish

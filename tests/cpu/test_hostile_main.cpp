@@ -781,6 +781,10 @@ INSTANTIATE_TEST_SUITE_P(
                   SIGTERM,
                   "mishbench: interrupted while writing report '{dir}/fifo'; what it received is "
                   "incomplete\n"},
+        Interrupt{"usr1_while_writing_the_report", bench({"--json", "{dir}/fifo"}), "fifo",
+                  SIGUSR1,
+                  "mishbench: interrupted while writing report '{dir}/fifo'; what it received is "
+                  "incomplete\n"},
         Interrupt{"int_while_writing_a_dump_file", bench({"--dump", "{dir}/dump"}),
                   kDumpFolder + "/x.npy", SIGINT,
                   "mishbench: interrupted while writing dump file '{dir}/" + kDumpFolder +

@@ -495,11 +495,15 @@ TEST_P(Interrupt, RemovesTheTemporaryAndSaysWhatWasInterrupted) {
   EXPECT_TRUE(others({"report.json", "child.err"}).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGTERM, SIGINT, SIGHUP),
+// The interrupts, and signals that end a process as they do: the user's (SIGUSR1), a pipe's
+// (SIGPIPE: the tool ignores it, a library user may not), a timer's, a real-time one.
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt,
+                         ::testing::Values(SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGPIPE,
+                                           SIGALRM, SIGRTMIN + 1),
                          [](const auto& info) {
-                           return std::string(info.param == SIGTERM  ? "SIGTERM"
-                                              : info.param == SIGINT ? "SIGINT"
-                                                                     : "SIGHUP");
+                           return info.param == SIGRTMIN + 1 ? std::string("SIGRTMIN_1")
+                                                             : std::string("SIG") +
+                                                                   sigabbrev_np(info.param);
                          });
 
 // A FIFO reader that takes a few bytes (then sets `got_bytes`) and stops reading, so that the
@@ -563,6 +567,28 @@ TEST_F(Output, InterruptWithNothingBeingWrittenSaysInterrupted) {
   ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
   EXPECT_EQ(WTERMSIG(child.status), SIGTERM);
   EXPECT_EQ(child.err, "mishbench: interrupted\n");
+}
+
+TEST_F(Output, ASignalThatIsNoInterruptWithNothingBeingWrittenSaysNothing) {
+  const ChildResult child = in_child(dir / "child.err", [] {
+    install_interrupt_cleanup();
+    ::raise(SIGUSR1);
+    return child_failure("survived SIGUSR1");
+  });
+  ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
+  EXPECT_EQ(WTERMSIG(child.status), SIGUSR1);
+  EXPECT_EQ(child.err, "");
+}
+
+TEST_F(Output, ASignalHandledBySomeoneElseStaysTheirs) {
+  const ChildResult child = in_child(dir / "child.err", [] {
+    static volatile sig_atomic_t seen = 0;
+    ::signal(SIGUSR2, [](int) { seen = 1; });
+    install_interrupt_cleanup();
+    ::raise(SIGUSR2);
+    return seen == 1 ? 0 : child_failure("the other handler did not run");
+  });
+  EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << child.err;
 }
 
 TEST_F(Output, AnIgnoredSignalStaysIgnored) {

@@ -129,6 +129,7 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
   if (line.config_path) inputs.push_back(*line.config_path);
   inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
   inputs.insert(inputs.end(), config.solutions.begin(), config.solutions.end());
+  protect_inputs(inputs);
   const std::string& json = config.json_path;
   if (!json.empty()) check_output_path(json, "--json", inputs);
   if (config.dump_dir.empty()) return;

@@ -29,6 +29,7 @@ CompareSettings settings_from(const CompareFlags& f) {
 // other output, is refused now rather than after both reports were read.
 void check_outputs(const CompareFlags& f) {
   const std::vector<std::string> inputs = {f.base_path, f.new_path};
+  protect_inputs(inputs);
   if (f.json_path) check_output_path(*f.json_path, "--json", inputs);
   if (f.markdown_path) check_output_path(*f.markdown_path, "--markdown", inputs);
   if (f.json_path && f.markdown_path && same_output(*f.json_path, *f.markdown_path))

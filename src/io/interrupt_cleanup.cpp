@@ -1,5 +1,5 @@
 // install_interrupt_cleanup() and the list its handler reads. The handler may only use
-// async-signal-safe calls (unlink, ftruncate, write, sigaction, sigprocmask, raise), so
+// async-signal-safe calls (unlinkat, ftruncate, write, sigaction, sigprocmask, raise), so
 // everything it prints is composed when an output is registered, and the list is a fixed array
 // of slots claimed with atomic compare-and-swap, never allocated.
 #include <fcntl.h>
@@ -43,6 +43,7 @@ enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
 struct Slot {
   std::atomic<int> state{kFree};
   char temporary[PATH_MAX] = {};
+  int folder_fd = -1;
   int append_fd = -1;
   off_t restore_size = -1;
   char line[2048] = {};  // "mishbench: interrupted while writing ...\n"
@@ -69,7 +70,7 @@ extern "C" void on_interrupt(int signal_number) {
   bool reported = false;
   for (Slot& slot : slots) {
     if (slot.state.load(std::memory_order_acquire) != kLive) continue;
-    if (slot.temporary[0] != '\0') ::unlink(slot.temporary);
+    if (slot.temporary[0] != '\0') ::unlinkat(slot.folder_fd, slot.temporary, 0);
     if (slot.restore_size >= 0) {
       while (::ftruncate(slot.append_fd, slot.restore_size) != 0 && errno == EINTR) {
       }
@@ -122,6 +123,7 @@ int register_output(const Registration& registration, std::string_view what,
     if (!slot.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire))
       continue;
     std::memcpy(slot.temporary, registration.temporary.c_str(), registration.temporary.size() + 1);
+    slot.folder_fd = registration.folder_fd;
     slot.append_fd = registration.append_fd;
     slot.restore_size = registration.restore_size;
     slot.line_length = std::min(line.size(), sizeof(slot.line));

@@ -11,7 +11,8 @@
 namespace mish {
 
 struct Registration {
-  std::string temporary;  // removed on interrupt; empty when written in place
+  std::string temporary;  // removed on interrupt (in folder_fd); empty when written in place
+  int folder_fd = -1;     // the folder `temporary` is in
   int append_fd = -1;     // with restore_size >= 0: cut back to that length on interrupt
   off_t restore_size = -1;
 };

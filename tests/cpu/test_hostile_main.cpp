@@ -99,6 +99,14 @@ Setup host_plugin_copy(std::string name) {
   };
 }
 
+// {dir}/<name>: a copy of the test plugin `plugin`.
+Setup plugin_copy(std::string plugin, std::string name) {
+  return [plugin, name](const fs::path& dir) {
+    fs::copy_file(test_plugin(plugin), dir / name);
+    return std::string();
+  };
+}
+
 // A FIFO {dir}/<name> with a reader that drains it (for at most a minute).
 Setup fifo_with_reader(std::string name) {
   return both(fifo(name), [name](const fs::path& dir) {
@@ -452,6 +460,21 @@ const std::vector<HostileInput> kOutputs = {
      "--json '{dir}/out' is also written by --dump '{dir}/out'"},
     {"dump_is_the_config", with_config({"--dump", "{dir}/c.json"}), 2, "is not a folder",
      config("{}")},
+    // An output turned into a link to an input after the start-up check (by a plugin, during the
+    // run): refused when it is opened (the report after the run: its table goes to /dev/null
+    // here; a backend's dump file is that backend's error), and the input is left as it was.
+    {"json_swapped_for_a_link_to_the_config",
+     with_config({"--plugin", test_plugin("swaps_output"), "--backend", "swaps-output",
+                  "--backend-option", "swaps-output.link={dir}/out.json", "--backend-option",
+                  "swaps-output.to={dir}/c.json", "--json", "{dir}/out.json"}),
+     2, "cannot write report '{dir}/out.json': it is the same file as the input '{dir}/c.json'",
+     config("{}"), {"out.json"}, "/dev/null"},
+    {"dump_file_swapped_for_a_link_to_the_plugin",
+     bench({"--plugin", "{dir}/p.so", "--backend", "swaps-output", "--backend-option",
+            "swaps-output.link={dir}/" + kDumpFolder + "/y_swaps-output.npy", "--backend-option",
+            "swaps-output.to={dir}/p.so", "--dump", "{dir}/dump"}),
+     1, "y_swaps-output.npy': it is the same file as the input '{dir}/p.so'",
+     plugin_copy("swaps_output", "p.so"), {"dump/"}},
 };
 
 // ---- Standard streams that cannot be written: what is printed there is lost, the run is not.

@@ -23,6 +23,7 @@
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "io/output_file.h"
+#include "io/standard_streams.h"
 #include "report/report.h"
 #include "report/table.h"
 #include "run/runner.h"
@@ -128,6 +129,7 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
   if (line.config_path) inputs.push_back(*line.config_path);
   inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
   inputs.insert(inputs.end(), config.solutions.begin(), config.solutions.end());
+  protect_inputs(inputs);
   const std::string& json = config.json_path;
   if (!json.empty()) check_output_path(json, "--json", inputs);
   if (config.dump_dir.empty()) return;
@@ -159,6 +161,13 @@ std::string print_result_table(const RunOutcome& outcome) {
   return std::fflush(stdout) == 0 ? "" : std::strerror(errno);
 }
 
+// What was printed on stdout reached it (it is buffered until now): kExitOk, else it throws.
+int printed_on_stdout() {
+  if (std::fflush(stdout) != 0)
+    throw EnvironmentError(fmt::format("cannot print on stdout: {}", std::strerror(errno)));
+  return kExitOk;
+}
+
 void list_backends(const BackendTable& table) {
   for (const BackendEntry& entry : table) {
     const BackendInfo& info = entry.info;
@@ -185,7 +194,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   const RunConfig config = build_config(line);
   if (line.list_backends) {
     list_backends(build_backend_table(config, ShippedSolutions::all));
-    return kExitOk;
+    return printed_on_stdout();
   }
   const BackendTable table = build_backend_table(config);
   check_backend_options(table, config.backend_options);
@@ -217,10 +226,8 @@ int run(const CommandLine& line, int argc, char** argv) {
   }
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  install_interrupt_cleanup();
+// The command the line names, run; an exception that leaves it is the caller's to report.
+int dispatch(int argc, char** argv) {
   CLI::App app{"mishbench: verified benchmark of y = mish(mish(x * W^T + b)), fp32", "mishbench"};
   app.footer(kExamples);
   CommandLine line;
@@ -245,10 +252,20 @@ int run_cli(int argc, char** argv) {
   if (worker->parsed()) return run_worker(worker_flags);
   if (line.version) {
     fmt::print("mishbench {} ({})\n", tool_version(), git_sha());
-    return kExitOk;
+    return printed_on_stdout();
   }
+  return run(line, argc, argv);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  reserve_standard_descriptors();
+  make_stderr_best_effort();
+  ignore_write_signals();
+  install_interrupt_cleanup();
   try {
-    return run(line, argc, argv);
+    return dispatch(argc, argv);
   } catch (const UsageError& error) {
     fmt::print(stderr, "mishbench: {}\n", as_one_line(error.what(), kMessageEchoLimit));
     return kExitUsage;
@@ -261,6 +278,9 @@ int run_cli(int argc, char** argv) {
     return error.out_of_memory() ? kExitEnvironment : kExitFailure;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "mishbench: out of host memory; use smaller --m/--n/--k\n");
+    return kExitEnvironment;
+  } catch (const std::system_error& error) {  // printing on stdout: closed, full, no reader
+    fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));
     return kExitEnvironment;
   } catch (const std::exception& error) {
     fmt::print(stderr, "mishbench: internal error: {}; please report it with the command line\n",

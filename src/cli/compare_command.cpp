@@ -29,6 +29,7 @@ CompareSettings settings_from(const CompareFlags& f) {
 // other output, is refused now rather than after both reports were read.
 void check_outputs(const CompareFlags& f) {
   const std::vector<std::string> inputs = {f.base_path, f.new_path};
+  protect_inputs(inputs);
   if (f.json_path) check_output_path(*f.json_path, "--json", inputs);
   if (f.markdown_path) check_output_path(*f.markdown_path, "--markdown", inputs);
   if (f.json_path && f.markdown_path && same_output(*f.json_path, *f.markdown_path))
@@ -45,15 +46,21 @@ int compare_and_write(const CompareFlags& f) {
   outcome.base_label = f.base_path;
   outcome.new_label = f.new_path;
   const std::string markdown = to_markdown(outcome, settings);
-  fmt::print("{}", markdown);
-  if (std::fflush(stdout) != 0)
-    throw EnvironmentError(fmt::format("cannot print the comparison: {}", std::strerror(errno)));
+  // The files are written even when stdout fails (closed, full, its reader gone): they are what
+  // a CI job keeps.
+  const bool printed =
+      std::fwrite(markdown.data(), 1, markdown.size(), stdout) == markdown.size() &&
+      std::fflush(stdout) == 0;
+  const int print_error = errno;
   if (f.markdown_path) append_output_file(*f.markdown_path, "Markdown summary", markdown);
   if (f.json_path)
     write_output_file(
         *f.json_path, "comparison JSON",
         to_json(outcome, settings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
             '\n');
+  if (!printed)
+    throw EnvironmentError(
+        fmt::format("cannot print the comparison: {}", std::strerror(print_error)));
   return outcome.regressions() > 0 ? kExitFailure : kExitOk;
 }
 

@@ -16,6 +16,7 @@ namespace mish {
 namespace {
 
 int merge_and_write(const MergeFlags& f, const std::vector<std::string>& argv) {
+  protect_inputs(f.paths);
   if (f.json_path) check_output_path(*f.json_path, "--json", f.paths);
   std::vector<MergeInput> inputs;
   for (const std::string& path : f.paths) inputs.push_back({path, load_report(path, "merge")});

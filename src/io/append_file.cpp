@@ -22,12 +22,15 @@ void append_output_file(const std::string& path, std::string_view what, std::str
   const std::string shown = for_terminal(path, kPathEchoLimit);
   const std::string cannot = fmt::format("cannot append to {} '{}'", what, shown);
   if (path.empty()) throw UsageError(cannot + ": the file name is empty");
-  if (const auto reason = unusable_reason(inspect_output(path)))
-    throw UsageError(cannot + ": " + *reason);
+  const OutputTarget target = inspect_output(path);
+  refuse_unusable(target, cannot);
 
+  // Relative to the folder held open; a link there now was swapped in since: refused (ELOOP).
+  const int follow = target.by_kernel ? 0 : O_NOFOLLOW;
   int fd;
   do {
-    fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+    fd = ::openat(target.folder_fd(), target.name.c_str(),
+                  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | follow, 0666);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) throw_os_error(errno, cannot);
   struct stat opened {};
@@ -35,6 +38,10 @@ void append_output_file(const std::string& path, std::string_view what, std::str
     const int error = errno;
     ::close(fd);
     throw_os_error(error, cannot);
+  }
+  if (protected_input(opened)) {  // linked in since it was inspected
+    ::close(fd);
+    refuse_input(opened, cannot);
   }
   const bool regular = S_ISREG(opened.st_mode);
   if (!regular && !S_ISCHR(opened.st_mode) && !S_ISFIFO(opened.st_mode)) {

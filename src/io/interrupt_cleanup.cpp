@@ -1,5 +1,5 @@
 // install_interrupt_cleanup() and the list its handler reads. The handler may only use
-// async-signal-safe calls (unlink, ftruncate, write, sigaction, sigprocmask, raise), so
+// async-signal-safe calls (unlinkat, ftruncate, write, sigaction, sigprocmask, raise), so
 // everything it prints is composed when an output is registered, and the list is a fixed array
 // of slots claimed with atomic compare-and-swap, never allocated.
 #include <fcntl.h>
@@ -23,13 +23,27 @@
 namespace mish {
 namespace {
 
+// Interrupts, which the handler reports even when nothing is being written.
 constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Every other signal whose default action ends the process and that a handler may catch (with
+// SIGRTMIN to SIGRTMAX): whichever ends the tool, what it was writing is cleaned up.
+constexpr int kOtherEndingSignals[] = {SIGQUIT, SIGILL,  SIGTRAP,   SIGABRT, SIGBUS,
+                                       SIGFPE,  SIGUSR1, SIGSEGV,   SIGUSR2, SIGPIPE,
+                                       SIGALRM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM,
+                                       SIGPROF, SIGIO,   SIGPWR,    SIGSYS};
+
+bool is_interrupt(int signal_number) {
+  for (int interrupt : kInterruptSignals)
+    if (interrupt == signal_number) return true;
+  return false;
+}
 
 enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
 
 struct Slot {
   std::atomic<int> state{kFree};
   char temporary[PATH_MAX] = {};
+  int folder_fd = -1;
   int append_fd = -1;
   off_t restore_size = -1;
   char line[2048] = {};  // "mishbench: interrupted while writing ...\n"
@@ -56,7 +70,7 @@ extern "C" void on_interrupt(int signal_number) {
   bool reported = false;
   for (Slot& slot : slots) {
     if (slot.state.load(std::memory_order_acquire) != kLive) continue;
-    if (slot.temporary[0] != '\0') ::unlink(slot.temporary);
+    if (slot.temporary[0] != '\0') ::unlinkat(slot.folder_fd, slot.temporary, 0);
     if (slot.restore_size >= 0) {
       while (::ftruncate(slot.append_fd, slot.restore_size) != 0 && errno == EINTR) {
       }
@@ -64,7 +78,7 @@ extern "C" void on_interrupt(int signal_number) {
     write_to_stderr(slot.line, slot.line_length);
     reported = true;
   }
-  if (!reported) {
+  if (!reported && is_interrupt(signal_number)) {
     static const char kLine[] = "mishbench: interrupted\n";
     write_to_stderr(kLine, sizeof(kLine) - 1);
   }
@@ -81,10 +95,13 @@ extern "C" void on_interrupt(int signal_number) {
   raise(signal_number);
 }
 
-sigset_t interrupt_set() {
+sigset_t ending_set() {
   sigset_t set;
   sigemptyset(&set);
   for (int signal_number : kInterruptSignals) sigaddset(&set, signal_number);
+  for (int signal_number : kOtherEndingSignals) sigaddset(&set, signal_number);
+  for (int signal_number = SIGRTMIN; signal_number <= SIGRTMAX; ++signal_number)
+    sigaddset(&set, signal_number);
   return set;
 }
 
@@ -106,6 +123,7 @@ int register_output(const Registration& registration, std::string_view what,
     if (!slot.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire))
       continue;
     std::memcpy(slot.temporary, registration.temporary.c_str(), registration.temporary.size() + 1);
+    slot.folder_fd = registration.folder_fd;
     slot.append_fd = registration.append_fd;
     slot.restore_size = registration.restore_size;
     slot.line_length = std::min(line.size(), sizeof(slot.line));
@@ -123,7 +141,7 @@ void unregister_output(int slot) noexcept {
 }
 
 InterruptsHeld::InterruptsHeld() {
-  const sigset_t set = interrupt_set();
+  const sigset_t set = ending_set();
   pthread_sigmask(SIG_BLOCK, &set, &previous_);
 }
 
@@ -134,11 +152,13 @@ void install_interrupt_cleanup() {
   if (installed.exchange(true)) return;
   struct sigaction action {};
   action.sa_handler = on_interrupt;
-  action.sa_mask = interrupt_set();  // one interrupt at a time: no slot is cleaned twice
-  for (int signal_number : kInterruptSignals) {
+  action.sa_mask = ending_set();  // one signal at a time: no slot is cleaned twice
+  for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
+    if (sigismember(&action.sa_mask, signal_number) != 1) continue;
     struct sigaction current {};
     sigaction(signal_number, nullptr, &current);
-    if (current.sa_handler == SIG_IGN) continue;  // nohup, or a background job: keep ignoring
+    // Ignored (nohup, a background job) or handled by someone else: left as it is.
+    if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
     sigaction(signal_number, &action, nullptr);
   }
 }

@@ -1,6 +1,6 @@
-// The outputs being written right now, as the SIGINT/SIGTERM/SIGHUP handler of
-// install_interrupt_cleanup() sees them: for each, a temporary file to remove or an appended
-// file to cut back, and the line to print.
+// The outputs being written right now, as the signal handler of install_interrupt_cleanup()
+// sees them: for each, a temporary file to remove or an appended file to cut back, and the line
+// to print.
 #pragma once
 #include <sys/types.h>
 
@@ -11,7 +11,8 @@
 namespace mish {
 
 struct Registration {
-  std::string temporary;  // removed on interrupt; empty when written in place
+  std::string temporary;  // removed on interrupt (in folder_fd); empty when written in place
+  int folder_fd = -1;     // the folder `temporary` is in
   int append_fd = -1;     // with restore_size >= 0: cut back to that length on interrupt
   off_t restore_size = -1;
 };
@@ -21,8 +22,8 @@ struct Registration {
 int register_output(const Registration& registration, std::string_view what, std::string_view path);
 void unregister_output(int slot) noexcept;
 
-// Holds back the interrupting signals for its lifetime, so that a rename and its unregistering
-// happen together: an interrupt after the rename cannot claim that nothing was written.
+// Holds back the signals that end the process for its lifetime, so that a rename and its
+// unregistering happen together: a signal after the rename cannot claim that nothing was written.
 class InterruptsHeld {
  public:
   InterruptsHeld();

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/untrusted_text.h"
 #include "io/os_error.h"
+#include "io/output_file.h"
 
 namespace mish {
 namespace {
@@ -43,6 +44,7 @@ std::string read_whole(const std::string& path, const std::string& shown, std::s
   } closer{fd};
   struct stat status {};
   if (::fstat(fd, &status) != 0) throw UsageError(fmt::format("{}: {}", cannot, os_reason(errno)));
+  protect_input(status, path);  // what is read here is never written over (io/output_file.h)
   if (S_ISDIR(status.st_mode)) throw UsageError(cannot + ": it is a folder, not a file");
   if (S_ISBLK(status.st_mode)) throw UsageError(cannot + ": it is a block device, not a file");
   const auto too_large = [&] {

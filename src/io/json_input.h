@@ -19,6 +19,7 @@ struct JsonInputLimits {
 // `noun` names what the file should be in messages ("report", "config"): "cannot read report
 // 'x': No such file or directory", "'x' is empty, not a report", "'x' is not valid JSON: ...",
 // "'x' holds a number too large for a double (...)", "'x' nests JSON more than 64 levels deep".
+// The file read is protected from every output from then on (protect_input, io/output_file.h).
 nlohmann::json read_json_input(const std::string& path, std::string_view noun,
                                const JsonInputLimits& limits);
 

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,24 +19,21 @@
 namespace mish {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr const char* kLeftAsItWas = "; the file is left as it was";
 constexpr const char* kIncomplete = "; what it received is incomplete";
 
 // ".<name>.tmp.<pid>.<n>" beside the target: the same file system, so the rename is atomic. The
 // name is cut so that the temporary's name fits wherever the target's does.
-std::string temporary_beside(const std::string& target, const std::string& folder) {
+std::string temporary_name(std::string name) {
   static std::atomic<unsigned> count{0};
-  std::string name = fs::path(target).filename().string();
   if (name.size() > 100) name.resize(100);
-  return (fs::path(folder) / fmt::format(".{}.tmp.{}.{}", name, ::getpid(), count++)).string();
+  return fmt::format(".{}.tmp.{}.{}", name, ::getpid(), count++);
 }
 
-int open_retrying(const char* path, int flags, mode_t mode = 0) {
+int open_retrying(int folder, const std::string& name, int flags, mode_t mode = 0) {
   int fd;
   do {
-    fd = ::open(path, flags, mode);
+    fd = ::openat(folder, name.c_str(), flags, mode);
   } while (fd < 0 && errno == EINTR);
   return fd;
 }
@@ -54,9 +50,9 @@ void keep_permissions(int fd, const struct stat& old) {
 }
 
 // Best effort once the rename is done: makes the new name durable; a folder that cannot be
-// synced (some network file systems) does not undo the write.
-void sync_folder(const std::string& folder) {
-  const int fd = open_retrying(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+// synced (some network file systems, one we may not read) does not undo the write.
+void sync_folder(int folder) {
+  const int fd = open_retrying(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   ::fsync(fd);
   ::close(fd);
@@ -69,40 +65,46 @@ OutputFile::OutputFile(std::string path, std::string what)
   const std::string cannot =
       fmt::format("cannot write {} '{}'", what_, for_terminal(path_, kPathEchoLimit));
   if (path_.empty()) throw UsageError(cannot + ": the file name is empty");
-  const OutputTarget target = inspect_output(path_);
-  if (const auto reason = unusable_reason(target)) throw UsageError(cannot + ": " + *reason);
-  if (target.kind == TargetKind::missing && target.error != ENOENT)
-    throw_os_error(target.error, cannot);
+  OutputTarget target = inspect_output(path_);
+  refuse_unusable(target, cannot);
+  folder_fd_ = target.take_folder_fd();
+  name_ = target.name;
 
   if (target.kind == TargetKind::in_place) {
-    target_ = path_;
     registration_ = register_output({}, what_, path_);
-    fd_ = open_retrying(path_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);  // a FIFO waits here
+    // A link there now was swapped in since: refused (ELOOP). A FIFO waits here for its reader.
+    const int follow = target.by_kernel ? 0 : O_NOFOLLOW;
+    fd_ = open_retrying(folder_fd_, name_, O_WRONLY | O_CLOEXEC | O_NOCTTY | follow);
     const int error = errno;
-    struct stat opened {};
-    if (fd_ >= 0 && (::fstat(fd_, &opened) != 0 || S_ISREG(opened.st_mode))) {
-      discard();  // replaced by a regular file since it was inspected: never write over that
-      throw UsageError(cannot + ": it changed while it was being opened");
-    }
     if (fd_ < 0) {
       discard();
       throw_os_error(error, cannot);
     }
+    struct stat opened {};
+    if (::fstat(fd_, &opened) != 0 || S_ISREG(opened.st_mode)) {
+      discard();  // replaced by a regular file since it was inspected: never write over that
+      throw UsageError(cannot + ": it changed while it was being opened");
+    }
+    if (protected_input(opened)) {  // linked in since it was inspected
+      discard();
+      refuse_input(opened, cannot);
+    }
     return;
   }
 
-  target_ = target.file;
-  temporary_ = temporary_beside(target.file, target.folder);
+  temporary_ = temporary_name(name_);
   // Listed before it exists, so that an interrupt in between cannot leave it behind.
-  registration_ = register_output({temporary_}, what_, path_);
-  fd_ = open_retrying(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+  registration_ = register_output({temporary_, folder_fd_}, what_, path_);
+  fd_ = open_retrying(folder_fd_, temporary_,
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd_ < 0) {
     const int error = errno;
     temporary_.clear();  // never created: nothing of ours to remove
+    const std::string folder = target.folder;
     discard();
     if (error == ENOENT)
       throw UsageError(fmt::format("{}: folder '{}' does not exist; create it first", cannot,
-                                   for_terminal(target.folder, kPathEchoLimit)));
+                                   for_terminal(folder, kPathEchoLimit)));
     throw_os_error(error, cannot);
   }
   if (target.kind == TargetKind::regular) keep_permissions(fd_, target.status);
@@ -113,10 +115,12 @@ OutputFile::~OutputFile() { discard(); }
 void OutputFile::discard() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  if (!temporary_.empty()) ::unlinkat(folder_fd_, temporary_.c_str(), 0);
   temporary_.clear();
-  unregister_output(registration_);
+  unregister_output(registration_);  // before the folder closes: the handler uses it
   registration_ = -1;
+  if (folder_fd_ >= 0) ::close(folder_fd_);
+  folder_fd_ = -1;
 }
 
 void OutputFile::fail(int error, std::string_view doing) {
@@ -151,11 +155,14 @@ void OutputFile::commit() {
   if (::close(fd) != 0 && errno != EINTR) fail(errno, "writing");
   {
     const InterruptsHeld held;
-    if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail(errno, "replacing");
+    // Within the folder held open: whatever the path's folders became since, this replaces the
+    // entry that was checked (a link put there meanwhile is replaced, never followed).
+    if (::renameat(folder_fd_, temporary_.c_str(), folder_fd_, name_.c_str()) != 0)
+      fail(errno, "replacing");
     temporary_.clear();  // it is the target now
+    sync_folder(folder_fd_);
     discard();
   }
-  sync_folder(parent_folder(target_));
 }
 
 void write_output_file(const std::string& path, std::string_view what, std::string_view content) {

@@ -4,6 +4,8 @@
 // a FIFO or one of the inputs, and cleaned up when the run is interrupted. Rules in docs/cli.md
 // ("Outputs").
 #pragma once
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -20,6 +22,14 @@ namespace mish {
 void check_output_path(const std::string& path, std::string_view flag,
                        const std::vector<std::string>& inputs);
 
+// Files the command reads (its config, plugins, solution files, reports): from now on no output
+// of this process is written over one of them, whatever name or link leads there; the writers
+// check the file they actually open or replace, so a link swapped in after the up-front check
+// is refused too (UsageError). A path that names no file is ignored; read_json_input protects
+// what it reads itself.
+void protect_inputs(const std::vector<std::string>& paths);
+void protect_input(const struct stat& status, const std::string& path);
+
 // The same for a folder that will receive files (--dump DIR): it may not exist yet (then its
 // parent must be a writable folder); when it exists it must be a writable folder.
 void check_output_folder(const std::string& path, std::string_view flag);
@@ -28,12 +38,15 @@ void check_output_folder(const std::string& path, std::string_view flag);
 // path once symbolic links and "..", "." are resolved.
 bool same_output(const std::string& a, const std::string& b);
 
-// A file being written. A regular file (or a new one) is written to a temporary file created
-// beside it (O_EXCL, named ".<name>.tmp.<pid>.<n>"), every write checked; commit() then checks
-// fsync and close and renames it over the target, keeping the old file's permission bits, and
-// through a symbolic link replaces the file it points to, not the link. An existing character
-// device or FIFO is written in place, never replaced. Destruction without commit() removes the
-// temporary file and leaves any old file as it was.
+// A file being written. The path is followed as the kernel would (a symbolic link at its end
+// leads to the file it points to, which is replaced, not the link) with the folder finally
+// reached held open, and everything after is done relative to that folder, never again through
+// the path. A regular file (or a new one) is written to a temporary file created beside it
+// (O_EXCL, O_NOFOLLOW, named ".<name>.tmp.<pid>.<n>"), every write checked; commit() then checks
+// fsync and close and renames it over the target, keeping the old file's permission bits. An
+// existing character device or FIFO is written in place, never replaced. A protected input
+// (protect_inputs) is never the file replaced or written. Destruction without commit() removes
+// the temporary file and leaves any old file as it was.
 // Failures: a path that cannot be opened throws UsageError (no such folder, permission denied,
 // ...), a failed write, flush or rename (disk full, I/O error) EnvironmentError naming the file
 // and the OS's reason; in both cases the old file is intact and no temporary file is left.
@@ -54,8 +67,9 @@ class OutputFile {
   [[noreturn]] void fail(int error, std::string_view doing);
 
   std::string path_, what_;
-  std::string target_;     // the file replaced on commit (path_ with symbolic links resolved)
-  std::string temporary_;  // empty when written in place
+  int folder_fd_ = -1;     // the folder of the file replaced on commit, held open
+  std::string name_;       // that file's name in it
+  std::string temporary_;  // the temporary's name in it; empty when written in place
   int fd_ = -1;
   int registration_ = -1;  // slot in the interrupt cleanup list
 };
@@ -64,15 +78,17 @@ class OutputFile {
 void write_output_file(const std::string& path, std::string_view what, std::string_view content);
 
 // Appends `content` to `path` in place (created if missing), e.g. a CI job summary such as
-// "$GITHUB_STEP_SUMMARY"; write, fsync and close are checked, and when one fails a regular file
-// is cut back to its old length before EnvironmentError is thrown.
+// "$GITHUB_STEP_SUMMARY"; the path is followed as OutputFile follows it, and the file opened is
+// checked (never a protected input). Write, fsync and close are checked, and when one fails a
+// regular file is cut back to its old length before EnvironmentError is thrown.
 void append_output_file(const std::string& path, std::string_view what, std::string_view content);
 
-// On SIGINT, SIGTERM or SIGHUP (each unless the process ignores it, as under nohup): removes
-// every temporary file still open and cuts appended files back (async-signal-safe), prints
-// "mishbench: interrupted while writing <what> '<path>'; nothing was written" for each (or
-// "mishbench: interrupted" when nothing was being written), then dies of the same signal.
-// Calling it again does nothing.
+// On any signal that would end the process (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE, SIGSEGV,
+// ...; each unless the process ignores or handles it already, as under nohup): removes every
+// temporary file still open and cuts appended files back (async-signal-safe), prints
+// "mishbench: interrupted while writing <what> '<path>'; nothing was written" for each (or, for
+// SIGINT, SIGTERM and SIGHUP, "mishbench: interrupted" when nothing was being written), then dies
+// of the same signal. Calling it again does nothing.
 void install_interrupt_cleanup();
 
 }  // namespace mish

@@ -21,7 +21,9 @@ std::string format_duration(double seconds) {
 
 }  // namespace
 
-bool progress_allowed(bool requested) { return requested && isatty(fileno(stderr)) == 1; }
+// Descriptor 2 itself: stderr may be a stream without a descriptor of its own
+// (io/standard_streams.h).
+bool progress_allowed(bool requested) { return requested && isatty(STDERR_FILENO) == 1; }
 
 ProgressBar::ProgressBar(std::string label, bool enabled)
     : label_(std::move(label)), active_(progress_allowed(enabled)),

@@ -5,15 +5,19 @@
 // holds a raw control character or runs past 64 KiB, no file that was there before changed
 // unless the row names it as an output, and no temporary file is left behind.
 //
-// In `args`, `says`, `stdout_to` and paths, "{dir}" is the row's scratch folder, which starts
-// with base.json and new.json (two reports of one backend, same speed) and slower.json (5%
-// slower); `setup` adds files. The rows: test_hostile_inputs.cpp (compare),
-// test_hostile_main.cpp (the main command and config files).
+// `says` is looked for only on a stream that is captured (empty when it is not).
+// In `args`, `says`, `stdout_to`, `stderr_to` and paths, "{dir}" is the row's scratch folder,
+// which starts with base.json and new.json (two reports of one backend, same speed) and
+// slower.json (5% slower); `setup` adds files. The rows: test_hostile_inputs.cpp (compare and
+// merge), test_hostile_main.cpp (the main command and config files).
 #pragma once
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -33,7 +37,11 @@ struct HostileInput {
   Setup setup = nullptr;
   // Files in {dir} the run may change or create; "NAME/" stands for NAME and all under it.
   std::vector<std::string> writes = {};
-  std::string stdout_to = {};  // a file stdout is sent to instead of being captured
+  // A file stdout is sent to instead of being captured; "|": a pipe whose reader has gone.
+  std::string stdout_to = {};
+  std::string stderr_to = {};  // a file stderr is sent to instead of being captured
+  std::vector<int> closed = {};  // standard descriptors closed (`2>&-`), so not captured
+  std::vector<std::pair<int, rlim_t>> limits = {};  // resource limits: {RLIMIT_FSIZE, 4096}
 };
 
 // gtest prints a row by its name (in messages about a failed row).

@@ -29,8 +29,9 @@ std::string take_file(const std::string& path) {
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
                             const ProcessOptions& options) {
   const std::string captured_out = scratch + "/.mishbench-stdout",
-                    err_path = scratch + "/.mishbench-stderr";
+                    captured_err = scratch + "/.mishbench-stderr";
   const std::string& out_path = options.stdout_path.empty() ? captured_out : options.stdout_path;
+  const std::string& err_path = options.stderr_path.empty() ? captured_err : options.stderr_path;
   std::vector<char*> argv;
   std::string program = MISHBENCH_BINARY;
   argv.push_back(program.data());
@@ -38,20 +39,35 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
   for (std::string& arg : copies) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
+  int reader_gone[2] = {-1, -1};
+  if (options.stdout_reader_gone && ::pipe(reader_gone) != 0) return {};
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int in = ::open("/dev/null", O_RDONLY);
-    const int out = options.stdout_path.empty()
+    const int out = options.stdout_reader_gone ? reader_gone[1]
+                    : options.stdout_path.empty()
                         ? ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
                         : ::open(out_path.c_str(), O_WRONLY);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (options.stdout_reader_gone) ::close(reader_gone[0]);
+    const int err = options.stderr_path.empty()
+                        ? ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                        : ::open(err_path.c_str(), O_WRONLY);
     if (in < 0 || out < 0 || err < 0 || ::chdir(MISHBENCH_SOURCE_DIR) != 0) ::_exit(126);
     ::dup2(in, STDIN_FILENO);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
+    for (const int fd : options.closed) ::close(fd);
+    for (const auto& [resource, value] : options.limits) {
+      const rlimit limit{value, value};
+      if (::setrlimit(resource, &limit) != 0) ::_exit(126);
+    }
     ::execv(argv[0], argv.data());
     ::_exit(127);
+  }
+  if (options.stdout_reader_gone) {
+    ::close(reader_gone[0]);
+    ::close(reader_gone[1]);
   }
   if (options.while_running) options.while_running(pid);
   ProcessResult result;
@@ -69,8 +85,9 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal_number = WTERMSIG(status);
-  if (options.stdout_path.empty()) result.out = take_file(captured_out);
-  result.err = take_file(err_path);
+  if (options.stdout_path.empty() && !options.stdout_reader_gone)
+    result.out = take_file(captured_out);
+  if (options.stderr_path.empty()) result.err = take_file(captured_err);
   return result;
 }
 

@@ -2,10 +2,12 @@
 // reach it byte for byte: quotes, newlines, empty strings), with stdin from /dev/null and a time
 // limit, and captures what it printed.
 #pragma once
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mish {
@@ -20,6 +22,10 @@ struct ProcessResult {
 struct ProcessOptions {
   int timeout_seconds = 60;
   std::string stdout_path;  // a file stdout goes to; empty: captured into ProcessResult::out
+  std::string stderr_path;  // a file stderr goes to; empty: captured into ProcessResult::err
+  std::vector<int> closed;  // standard descriptors (0, 1, 2) closed, as `2>&-` does: not captured
+  bool stdout_reader_gone = false;  // stdout a pipe whose reader has gone, as in `| true`
+  std::vector<std::pair<int, rlim_t>> limits;  // setrlimit(resource, value) before it starts
   // Called once the process runs (to watch it, signal it); the time limit applies after it.
   std::function<void(pid_t pid)> while_running;
 };

@@ -13,6 +13,7 @@
 
 #include "hostile_table.h"
 #include "mishbench_process.h"
+#include "node_report_fixture.h"
 #include "report_fixture.h"
 
 namespace mish {
@@ -353,9 +354,57 @@ const std::vector<HostileInput> kHostileInputs = {
      "no regression",
      text("summary.md", "earlier step\n"),
      {"summary.md"}},
+
+    // Standard streams that cannot be written: a warning or refusal is lost, the outputs are not.
+    {"stderr_closed_on_a_refusal", compare("missing.json", "new.json"), 2, "", nullptr, {}, {}, {},
+     {2}},
+    {"stderr_full_on_a_refusal", compare("missing.json", "new.json"), 2, "",
+     device_copy("full", 7), {}, {}, "{dir}/full"},
+    // Writes that fail with EPIPE or EFBIG, not by a signal.
+    {"stdout_a_pipe_without_reader",
+     compare("base.json", "new.json", {"--json", "{dir}/out.json", "--markdown", "{dir}/s.md"}), 3,
+     "mishbench compare: cannot print the comparison: Broken pipe", nullptr, {"out.json", "s.md"},
+     "|"},
+    {"markdown_append_past_the_file_size_limit", flag("--markdown", "{dir}/summary.md"), 3,
+     "appending to Markdown summary '{dir}/summary.md' failed: File too large; the file is cut "
+     "back to its old length",
+     text("summary.md", std::string(4000, 's')), {}, {}, {}, {}, {{RLIMIT_FSIZE, 4096}}},
+    {"stderr_full_with_a_warning", compare("r.json", "new.json", {"--json", "{dir}/out.json"}), 0,
+     "no regression",
+     both(report("r.json", [](json& r) { r["schema_version"] = "1.99.0"; }),
+          device_copy("full", 7)),
+     {"out.json"}, {}, "{dir}/full"},
+};
+
+// {dir}/a.json and {dir}/b.json: the reports of two nodes, which merge takes.
+Setup node_reports() {
+  return [](const fs::path& dir) {
+    SyntheticNode a, b;
+    b.hostname = "node-b";
+    b.uuid_base = 10;
+    write_bytes(dir / "a.json", node_report(a).dump());
+    write_bytes(dir / "b.json", node_report(b).dump());
+    return std::string();
+  };
+}
+
+const std::vector<HostileInput> kMergeInputs = {
+    {"merge_written", {"merge", "{dir}/a.json", "{dir}/b.json", "--json", "{dir}/m.json"}, 0, "",
+     node_reports(), {"m.json"}},
+    {"merge_stdout_a_pipe_without_reader", {"merge", "{dir}/a.json", "{dir}/b.json"}, 3,
+     "mishbench merge: cannot print the merged report", node_reports(), {}, "|"},
+    {"merge_past_the_file_size_limit",
+     {"merge", "{dir}/a.json", "{dir}/b.json", "--json", "{dir}/m.json"}, 3,
+     "writing merged report '{dir}/m.json' failed: File too large", node_reports(), {}, {}, {}, {},
+     {{RLIMIT_FSIZE, 4096}}},
+    {"merge_stderr_closed_on_a_refusal", {"merge", "{dir}/a.json", "{dir}/a.json"}, 2, "",
+     node_reports(), {}, {}, {}, {2}},
+    {"merge_stderr_full_on_a_refusal", {"merge", "{dir}/a.json", "{dir}/a.json"}, 2, "",
+     both(node_reports(), device_copy("full", 7)), {}, {}, "{dir}/full"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Inputs, Hostile, ::testing::ValuesIn(kHostileInputs), row_name);
+INSTANTIATE_TEST_SUITE_P(MergeInputs, Hostile, ::testing::ValuesIn(kMergeInputs), row_name);
 
 // The outputs that the table lets a run write hold what they should.
 TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {
@@ -372,6 +421,24 @@ TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(read_bytes(dir / "out.json"))["regressions"], 0);
   EXPECT_EQ(read_bytes(dir / "summary.md"), "earlier step\n" + r.out);
+  fs::remove_all(dir);
+}
+
+// With stdout a pipe whose reader has gone, the comparison's files are written all the same.
+TEST(HostileOutputsHold, ComparisonFilesAreWrittenWhenStdoutHasNoReader) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_pipe_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write_bytes(dir / "base.json", base_report().dump());
+  ProcessOptions options;
+  options.stdout_reader_gone = true;
+  const ProcessResult r = run_mishbench(
+      {"compare", (dir / "base.json").string(), (dir / "base.json").string(), "--json",
+       (dir / "out.json").string(), "--markdown", (dir / "summary.md").string()},
+      dir.string(), options);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(json::parse(read_bytes(dir / "out.json"))["regressions"], 0);
+  EXPECT_NE(read_bytes(dir / "summary.md").find("no regression"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -54,6 +55,13 @@ std::vector<std::string> bench(std::vector<std::string> more = {},
   return args;
 }
 
+// The small run with its status lines on stderr (no -q).
+std::vector<std::string> loud(std::vector<std::string> more = {}) {
+  std::vector<std::string> args = bench(std::move(more));
+  args.erase(std::find(args.begin(), args.end(), "-q"));
+  return args;
+}
+
 std::vector<std::string> with(std::string flag, std::string value) {
   return bench({std::move(flag), std::move(value)});
 }
@@ -87,6 +95,14 @@ Setup host_plugin_copy(std::string name) {
   return [name](const fs::path& dir) {
     fs::create_directories((dir / name).parent_path());
     fs::copy_file(MISHBENCH_HOST_PLUGIN, dir / name);
+    return std::string();
+  };
+}
+
+// {dir}/<name>: a copy of the test plugin `plugin`.
+Setup plugin_copy(std::string plugin, std::string name) {
+  return [plugin, name](const fs::path& dir) {
+    fs::copy_file(test_plugin(plugin), dir / name);
     return std::string();
   };
 }
@@ -444,6 +460,56 @@ const std::vector<HostileInput> kOutputs = {
      "--json '{dir}/out' is also written by --dump '{dir}/out'"},
     {"dump_is_the_config", with_config({"--dump", "{dir}/c.json"}), 2, "is not a folder",
      config("{}")},
+    // An output turned into a link to an input after the start-up check (by a plugin, during the
+    // run): refused when it is opened (the report after the run: its table goes to /dev/null
+    // here; a backend's dump file is that backend's error), and the input is left as it was.
+    {"json_swapped_for_a_link_to_the_config",
+     with_config({"--plugin", test_plugin("swaps_output"), "--backend", "swaps-output",
+                  "--backend-option", "swaps-output.link={dir}/out.json", "--backend-option",
+                  "swaps-output.to={dir}/c.json", "--json", "{dir}/out.json"}),
+     2, "cannot write report '{dir}/out.json': it is the same file as the input '{dir}/c.json'",
+     config("{}"), {"out.json"}, "/dev/null"},
+    {"dump_file_swapped_for_a_link_to_the_plugin",
+     bench({"--plugin", "{dir}/p.so", "--backend", "swaps-output", "--backend-option",
+            "swaps-output.link={dir}/" + kDumpFolder + "/y_swaps-output.npy", "--backend-option",
+            "swaps-output.to={dir}/p.so", "--dump", "{dir}/dump"}),
+     1, "y_swaps-output.npy': it is the same file as the input '{dir}/p.so'",
+     plugin_copy("swaps_output", "p.so"), {"dump/"}},
+};
+
+// ---- Standard streams that cannot be written: what is printed there is lost, the run is not.
+const std::vector<HostileInput> kStreams = {
+    {"stderr_closed", loud({"--json", "{dir}/out.json"}), 0, "cpu ", nullptr, {"out.json"}, {},
+     {}, {2}},
+    {"stderr_full", loud({"--json", "{dir}/out.json"}), 0, "cpu ", device_copy("full", 7),
+     {"out.json"}, {}, "{dir}/full"},
+    {"stderr_closed_on_a_refusal", with("--m", "nan"), 2, "", nullptr, {}, {}, {}, {2}},
+    {"stderr_full_on_a_refusal", with("--m", "nan"), 2, "", device_copy("full", 7), {}, {},
+     "{dir}/full"},
+    {"stderr_closed_when_the_report_fails", loud({"--json", "{dir}/full"}), 3, "",
+     device_copy("full", 7), {}, {}, {}, {2}},
+    // Writes that fail with EPIPE or EFBIG, not by a signal: what could be written is, the rest
+    // is cleaned up, and the exit code says what failed.
+    {"stdout_a_pipe_without_reader", with("--json", "{dir}/out.json"), 3,
+     "mishbench: cannot print the result table on stdout: Broken pipe", nullptr, {"out.json"},
+     "|"},
+    {"list_backends_onto_a_pipe_without_reader", {"--list-backends"}, 3,
+     "mishbench: cannot print on stdout: Broken pipe", nullptr, {}, "|"},
+    {"version_onto_a_full_device_copy", {"--version"}, 3,
+     "mishbench: cannot print on stdout: No space left on device", device_copy("full", 7), {},
+     "{dir}/full"},
+    {"json_past_the_file_size_limit", with("--json", "{dir}/out.json"), 3,
+     "writing report '{dir}/out.json' failed: File too large; the file is left as it was",
+     text("out.json", "old"), {}, {}, {}, {}, {{RLIMIT_FSIZE, 4096}}},
+    {"dump_past_the_file_size_limit", with("--dump", "{dir}/dump"), 3,
+     "failed: File too large; the file is left as it was", nullptr, {"dump/"}, {}, {}, {},
+     {{RLIMIT_FSIZE, 1024}}},
+    // A closed descriptor's number is not given to a file the run opens: neither the problem's
+    // inputs nor the worker's socket receive what was meant for the stream.
+    {"honest_plugin_with_stdin_and_stdout_closed",
+     with_plugin("honest_host", {"--backend", "honest-host", "--json", "{dir}/out.json"}), 3,
+     "mishbench: cannot print the result table on stdout: Bad file descriptor", nullptr,
+     {"out.json"}, {}, {}, {0, 1}},
 };
 
 // ---- Untrusted strings: echoed escaped (once) and cut, on one line.
@@ -633,6 +699,7 @@ INSTANTIATE_TEST_SUITE_P(Numbers, Hostile, ::testing::ValuesIn(number_rows()), r
 INSTANTIATE_TEST_SUITE_P(NumberEdges, Hostile, ::testing::ValuesIn(kNumberEdges), row_name);
 INSTANTIATE_TEST_SUITE_P(ConfigFiles, Hostile, ::testing::ValuesIn(kConfigFiles), row_name);
 INSTANTIATE_TEST_SUITE_P(MainOutputs, Hostile, ::testing::ValuesIn(kOutputs), row_name);
+INSTANTIATE_TEST_SUITE_P(MainStreams, Hostile, ::testing::ValuesIn(kStreams), row_name);
 INSTANTIATE_TEST_SUITE_P(MainStrings, Hostile, ::testing::ValuesIn(kStrings), row_name);
 INSTANTIATE_TEST_SUITE_P(Plugins, Hostile, ::testing::ValuesIn(kPlugins), row_name);
 INSTANTIATE_TEST_SUITE_P(MainFlags, Hostile, ::testing::ValuesIn(kFlags), row_name);
@@ -657,6 +724,20 @@ TEST(HostileOutputsHold, MainReportHoldsNumbersAsDecimal) {
   EXPECT_EQ(report["results"][0]["problem"]["seed"], 10);
   EXPECT_EQ(report["settings"]["atol"], 0.5);
   EXPECT_FALSE(std::signbit(report["settings"]["min_time_s"].get<double>()));
+  fs::remove_all(dir);
+}
+
+// With stdout a pipe whose reader has gone, the report is written all the same.
+TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_pipe_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  ProcessOptions options;
+  options.stdout_reader_gone = true;
+  const ProcessResult r =
+      run_mishbench(bench({"--json", (dir / "r.json").string()}), dir.string(), options);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(json::parse(read_text(dir / "r.json"))["results"][0]["status"], "ok");
   fs::remove_all(dir);
 }
 
@@ -721,6 +802,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Interrupt{"term_while_writing_the_report", bench({"--json", "{dir}/fifo"}), "fifo",
                   SIGTERM,
+                  "mishbench: interrupted while writing report '{dir}/fifo'; what it received is "
+                  "incomplete\n"},
+        Interrupt{"usr1_while_writing_the_report", bench({"--json", "{dir}/fifo"}), "fifo",
+                  SIGUSR1,
                   "mishbench: interrupted while writing report '{dir}/fifo'; what it received is "
                   "incomplete\n"},
         Interrupt{"int_while_writing_a_dump_file", bench({"--dump", "{dir}/dump"}),

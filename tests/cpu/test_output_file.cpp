@@ -304,6 +304,80 @@ TEST_F(Output, ReadOnlyFileSystemIsRefusedUpFront) {
   EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << child.err;
 }
 
+// An output path that becomes a link to an input after the up-front check (which passed) is
+// refused when it is opened, for a replaced file and an append alike. In a child: the list of
+// protected inputs is the process's.
+TEST_F(Output, ALinkToAnInputSwappedInAfterTheCheckIsRefusedWhenOpened) {
+  write_text(dir / "config.json", "{}");
+  const ChildResult child = in_child(dir / "child.err", [&] {
+    protect_inputs({(dir / "config.json").string()});
+    const std::string out = (dir / "out.json").string();
+    check_output_path(out, "--json", {(dir / "config.json").string()});
+    fs::create_symlink(dir / "config.json", out);
+    const std::string written =
+        thrown<UsageError>([&] { write_output_file(out, "report", "new"); });
+    const std::string appended =
+        thrown<UsageError>([&] { append_output_file(out, "Markdown summary", "new"); });
+    std::fprintf(stderr, "%s\n%s\n", written.c_str(), appended.c_str());
+    const std::string says =
+        "it is the same file as the input '" + (dir / "config.json").string() + "'";
+    if (written.find(says) == std::string::npos || appended.find(says) == std::string::npos)
+      return child_failure("not refused as the input");
+    return 0;
+  });
+  EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << child.err;
+  EXPECT_EQ(read_text(dir / "config.json"), "{}");
+  EXPECT_TRUE(others({"config.json", "out.json", "child.err"}).empty());
+}
+
+// An input reached through a hard link, or through a link in the folder part of the path.
+TEST_F(Output, AnInputIsRefusedByTheWriterWhateverTheWayThere) {
+  fs::create_directories(dir / "inputs");
+  write_text(dir / "inputs" / "c.json", "{}");
+  fs::create_hard_link(dir / "inputs" / "c.json", dir / "hard.json");
+  fs::create_directory_symlink(dir / "inputs", dir / "folder");
+  const ChildResult child = in_child(dir / "child.err", [&] {
+    protect_inputs({(dir / "inputs" / "c.json").string()});
+    for (const fs::path& path : {dir / "hard.json", dir / "folder" / "c.json"}) {
+      const std::string message =
+          thrown<UsageError>([&] { write_output_file(path.string(), "report", "new"); });
+      if (message.find("it is the same file as the input") == std::string::npos)
+        return child_failure(path.c_str());
+    }
+    return 0;
+  });
+  EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << child.err;
+  EXPECT_EQ(read_text(dir / "inputs" / "c.json"), "{}");
+}
+
+// Once open, the output is the entry that was checked, in the folder that was checked: a link
+// put at its name meanwhile is replaced (never followed), and a folder of the path swapped for
+// a link elsewhere does not move it.
+TEST_F(Output, WhatIsRenamedOrLinkedInWhileWritingIsNeverFollowed) {
+  write_text(dir / "config.json", "{}");
+  {
+    OutputFile file((dir / "out.json").string(), "report");
+    file.write("new");
+    fs::create_symlink(dir / "config.json", dir / "out.json");
+    file.commit();
+  }
+  EXPECT_EQ(read_text(dir / "config.json"), "{}");
+  EXPECT_FALSE(fs::is_symlink(dir / "out.json"));
+  EXPECT_EQ(read_text(dir / "out.json"), "new");
+
+  fs::create_directories(dir / "sub");
+  fs::create_directories(dir / "elsewhere");
+  {
+    OutputFile file((dir / "sub" / "r.json").string(), "report");
+    file.write("moved with its folder");
+    fs::rename(dir / "sub", dir / "sub-then");
+    fs::create_directory_symlink(dir / "elsewhere", dir / "sub");
+    file.commit();
+  }
+  EXPECT_EQ(read_text(dir / "sub-then" / "r.json"), "moved with its folder");
+  EXPECT_TRUE(fs::is_empty(dir / "elsewhere"));
+}
+
 TEST_F(Output, UnwritableTargetsAreRefusedByTheWriterToo) {
   EXPECT_NE(thrown<UsageError>([&] {
               write_output_file(dir.string(), "report", "x");
@@ -495,11 +569,15 @@ TEST_P(Interrupt, RemovesTheTemporaryAndSaysWhatWasInterrupted) {
   EXPECT_TRUE(others({"report.json", "child.err"}).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGTERM, SIGINT, SIGHUP),
+// The interrupts, and signals that end a process as they do: the user's (SIGUSR1), a pipe's
+// (SIGPIPE: the tool ignores it, a library user may not), a timer's, a real-time one.
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt,
+                         ::testing::Values(SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGPIPE,
+                                           SIGALRM, SIGRTMIN + 1),
                          [](const auto& info) {
-                           return std::string(info.param == SIGTERM  ? "SIGTERM"
-                                              : info.param == SIGINT ? "SIGINT"
-                                                                     : "SIGHUP");
+                           return info.param == SIGRTMIN + 1 ? std::string("SIGRTMIN_1")
+                                                             : std::string("SIG") +
+                                                                   sigabbrev_np(info.param);
                          });
 
 // A FIFO reader that takes a few bytes (then sets `got_bytes`) and stops reading, so that the
@@ -563,6 +641,28 @@ TEST_F(Output, InterruptWithNothingBeingWrittenSaysInterrupted) {
   ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
   EXPECT_EQ(WTERMSIG(child.status), SIGTERM);
   EXPECT_EQ(child.err, "mishbench: interrupted\n");
+}
+
+TEST_F(Output, ASignalThatIsNoInterruptWithNothingBeingWrittenSaysNothing) {
+  const ChildResult child = in_child(dir / "child.err", [] {
+    install_interrupt_cleanup();
+    ::raise(SIGUSR1);
+    return child_failure("survived SIGUSR1");
+  });
+  ASSERT_TRUE(WIFSIGNALED(child.status)) << child.err;
+  EXPECT_EQ(WTERMSIG(child.status), SIGUSR1);
+  EXPECT_EQ(child.err, "");
+}
+
+TEST_F(Output, ASignalHandledBySomeoneElseStaysTheirs) {
+  const ChildResult child = in_child(dir / "child.err", [] {
+    static volatile sig_atomic_t seen = 0;
+    ::signal(SIGUSR2, [](int) { seen = 1; });
+    install_interrupt_cleanup();
+    ::raise(SIGUSR2);
+    return seen == 1 ? 0 : child_failure("the other handler did not run");
+  });
+  EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << child.err;
 }
 
 TEST_F(Output, AnIgnoredSignalStaysIgnored) {

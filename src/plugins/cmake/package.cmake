@@ -16,11 +16,15 @@ file(STRINGS ${PROJECT_SOURCE_DIR}/include/mishbench/plugin.h abi_line
 string(REGEX REPLACE ".* " "" MISHBENCH_PLUGIN_ABI_VERSION "${abi_line}")
 
 set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mishbench)
-# The installed binary finds the CUDA and BLAS libraries it was linked against.
-set_target_properties(mishbench PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+# The installed binary finds the CUDA and BLAS libraries it was linked against. The build tree's
+# binary gets the same RUNPATH when linked: left to be rewritten on install, CMake would end it
+# with an empty entry (the current folder, where a stray libm.so.6 or libfmt.so.9 would then be
+# loaded); both link only libraries outside the project, so one RUNPATH serves both places.
+set(runpath_as_installed INSTALL_RPATH_USE_LINK_PATH ON BUILD_WITH_INSTALL_RPATH ON)
+set_target_properties(mishbench PROPERTIES ${runpath_as_installed})
 install(TARGETS mishbench EXPORT mishbench-targets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The solution worker's library (its Python files: src/solutions/CMakeLists.txt).
-set_target_properties(mishbench_worker PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(mishbench_worker PROPERTIES ${runpath_as_installed})
 install(TARGETS mishbench_worker LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS mishbench_plugin_api EXPORT mishbench-targets)
 install(FILES ${PROJECT_SOURCE_DIR}/include/mishbench/plugin.h

@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "cli/subcommand_failures.h"
+#include "common/comma_list.h"
 #include "common/decimal.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -16,12 +18,28 @@
 namespace mish {
 namespace {
 
+// The backend names of every occurrence of an allow-list flag: comma lists, no empty name.
+std::set<std::string> allowed_backends(const std::vector<std::string>& lists, const char* flag) {
+  std::set<std::string> names;
+  for (const std::string& list : lists)
+    for (const std::string_view name : split_at_commas(list)) {
+      if (name.empty())
+        throw UsageError(fmt::format("{} '{}' has an empty name; give backend names separated "
+                                     "by commas",
+                                     flag, for_terminal(list)));
+      names.emplace(name);
+    }
+  return names;
+}
+
 CompareSettings settings_from(const CompareFlags& f) {
   CompareSettings settings;
   if (f.threshold) settings.threshold = parse_real(*f.threshold, "--threshold", 0.0, 1.0);
   if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
   settings.allow_device_mismatch = f.allow_device_mismatch;
   if (f.match_devices) settings.match = parse_device_match(*f.match_devices);
+  settings.allow_missing = allowed_backends(f.allow_missing, "--allow-missing");
+  settings.allow_broken = allowed_backends(f.allow_broken, "--allow-broken");
   return settings;
 }
 
@@ -54,7 +72,7 @@ int compare_and_write(const CompareFlags& f) {
         *f.json_path, "comparison JSON",
         to_json(outcome, settings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
             '\n');
-  return outcome.regressions() > 0 ? kExitFailure : kExitOk;
+  return outcome.failures() > 0 ? kExitFailure : kExitOk;
 }
 
 }  // namespace
@@ -79,6 +97,20 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
                    "Pair results of reports with devices by CUDA device index (default) or by "
                    "device UUID (the same card)")
       ->type_name("index|uuid");
+  compare
+      ->add_option("--allow-missing", f.allow_missing,
+                   "Backends whose result may be missing, skipped or untimed in NEW without "
+                   "failing the gate (comma list, repeatable)")
+      ->type_name("NAMES")
+      ->expected(1)
+      ->allow_extra_args(false);
+  compare
+      ->add_option("--allow-broken", f.allow_broken,
+                   "Backends that may fail (error, mismatch, implausible) in NEW without failing "
+                   "the gate (comma list, repeatable)")
+      ->type_name("NAMES")
+      ->expected(1)
+      ->allow_extra_args(false);
   compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
       ->type_name("FILE");
   compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
@@ -89,9 +121,10 @@ Examples:
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
   mishbench compare node-monday.json node-friday.json --match-devices uuid
 
-Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or stopped
-            verifying, 2 unusable input (unreadable, not a report, different devices, a bad
-            flag value or output path), 3 an output could not be written (disk full).
+Exit codes: 0 the gate passes (improvements never fail), 1 a backend got slower, stopped
+            verifying, was skipped or went missing, 2 unusable input (unreadable, not a
+            report, nothing timed, different devices, a bad flag value or output path), 3 an
+            output could not be written (disk full).
 )");
   return compare;
 }

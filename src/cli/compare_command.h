@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compare/compare.h"
 
@@ -17,6 +18,8 @@ struct CompareFlags {
   std::optional<std::string> threshold, alpha;
   bool allow_device_mismatch = false;
   std::optional<std::string> match_devices;  // "index" or "uuid"
+  // Comma lists of backends whose MISSING/SKIPPED/UNTIMED or BROKEN rows do not fail the gate.
+  std::vector<std::string> allow_missing, allow_broken;
 };
 
 CLI::App* add_compare_command(CLI::App& app, CompareFlags& flags);

@@ -46,7 +46,7 @@ struct ReportDevice {
 struct ReportResult {
   std::string backend;
   ProblemKey problem;
-  std::string status;              // ok, mismatch, skipped or error
+  std::string status;              // ok, mismatch, skipped, error or implausible
   std::vector<double> samples_ms;  // empty when untimed; else every sample finite and > 0
   // The device the result is matched on by index: an index into ReportSummary::devices, the
   // device it ran on, or for a host backend its host's first device (as its speedup and roofline

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/untrusted_text.h"
 #include "compare/report_input.h"
+#include "compare/verdict.h"
 #include "config/device_selection.h"
 
 namespace mish {
@@ -175,9 +176,10 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
   r.backend = in.text(in.field(result, where, "backend"), where + ".backend");
   r.problem = read_problem(in, in.field(result, where, "problem"), where + ".problem");
   r.status = in.text(in.field(result, where, "status"), where + ".status");
-  if (r.status != "ok" && r.status != "mismatch" && r.status != "skipped" && r.status != "error")
+  if (r.status != "ok" && r.status != "skipped" && !failing_status(r.status))
     in.refuse(where + ".status",
-              fmt::format("'{}' is not ok, mismatch, skipped or error", for_terminal(r.status)));
+              fmt::format("'{}' is not ok, mismatch, skipped, error or implausible",
+                          for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
   r.host = result.contains("host_index")
                ? in.whole(result["host_index"], where + ".host_index", 0, devices.hosts.size() - 1)

@@ -32,9 +32,11 @@ void check_result(SchemaCheck& check, const json& r, const std::string& where) {
   auto string = [](const json& v) { return v.is_string(); };
   auto object = [](const json& v) { return v.is_object(); };
   require(check, r, where, "backend", "a string", string);
-  require(check, r, where, "status", "ok, mismatch, skipped or error", [](const json& v) {
-    return v.is_string() && (v == "ok" || v == "mismatch" || v == "skipped" || v == "error");
-  });
+  require(check, r, where, "status", "ok, mismatch, skipped, error or implausible",
+          [](const json& v) {
+            return v.is_string() && (v == "ok" || v == "mismatch" || v == "skipped" ||
+                                     v == "error" || v == "implausible");
+          });
   require(check, r, where, "reason", "a string", string);
   require(check, r, where, "math_mode", "a string", string);
   require(check, r, where, "problem", "an object", object);

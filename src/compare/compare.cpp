@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
+#include "compare/clocks.h"
 
 namespace mish {
 namespace {
@@ -97,6 +98,19 @@ void note_differences(const ReportSummary& base, const ReportSummary& fresh,
   }
 }
 
+// The clocks of both sides: noted when they differ, and the verdict confirmed in cycles.
+void check_clocks(const ReportResult& b, const ReportResult& r, const CompareSettings& s,
+                  Comparison& row) {
+  row.clocks = clock_difference(*b.clocks, *r.clocks);
+  const double factor = r.clocks->sm_mhz_median / b.clocks->sm_mhz_median;
+  const RatioInterval cycles{row.ratio.ratio * factor, row.ratio.low * factor,
+                             row.ratio.high * factor};
+  row.cycles = cycles;
+  const double p = mann_whitney_p(in_cycles(b.samples_ms, *b.clocks),
+                                  in_cycles(r.samples_ms, *r.clocks));
+  row.verdict = confirmed_in_cycles(row.verdict, decide(cycles, p, s), cycles, row.reason);
+}
+
 // A result of both reports: its verdict from the statuses, else from the samples.
 void judge(const ReportResult& b, const ReportResult& r, const CompareSettings& s,
            Comparison& row) {
@@ -112,6 +126,7 @@ void judge(const ReportResult& b, const ReportResult& r, const CompareSettings& 
   row.ratio = bootstrap_median_ratio(b.samples_ms, r.samples_ms);
   row.p_value = mann_whitney_p(b.samples_ms, r.samples_ms);
   row.verdict = decide(row.ratio, row.p_value, s);
+  if (b.clocks && r.clocks) check_clocks(b, r, s, row);
 }
 
 // A result of BASE that NEW lacks; the reason names where NEW ran that backend instead, if it did.

@@ -4,6 +4,7 @@
 // missing, skipped or failing in NEW has a verdict of its own that fails the gate unless its
 // backend is allowed to. Rules in docs/compare.md.
 #pragma once
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ struct Comparison {
   RatioInterval ratio;
   double p_value = 1.0;
   Verdict verdict = Verdict::untimed;
+  std::optional<RatioInterval> cycles;  // the ratio in cycles, when both sides have clocks
+  std::string clocks;    // how the sides' SM clocks differed (clocks.h); empty when alike
   std::string reason;    // why the verdict, when the columns do not say it
   bool fails = false;    // the verdict fails the gate and the backend is not allowed to
   bool allowed = false;  // the verdict would fail, but the backend is in an allow-list

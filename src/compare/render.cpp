@@ -28,6 +28,7 @@ std::string verdict_cell(const Comparison& r) {
   if (r.fails) cell = "**" + cell + "**";
   if (r.allowed) cell += " (allowed)";
   if (!r.reason.empty()) cell += ": " + for_markdown(r.reason, kWhole);
+  if (!r.clocks.empty()) cell += fmt::format(" (clocks differ: {})", r.clocks);
   return cell;
 }
 
@@ -89,6 +90,10 @@ json to_json(const CompareOutcome& o, const CompareSettings& s) {
          {"ratio_ci95", ratio ? json::array({r.ratio.low, r.ratio.high}) : json(nullptr)},
          {"p_value", ratio ? json(r.p_value) : json(nullptr)},
          {"verdict", to_string(r.verdict)},
+         {"cycle_ratio", r.cycles ? json(r.cycles->ratio) : json(nullptr)},
+         {"cycle_ratio_ci95",
+          r.cycles ? json::array({r.cycles->low, r.cycles->high}) : json(nullptr)},
+         {"clocks", r.clocks},
          {"reason", r.reason},
          {"fails", r.fails},
          {"allowed", r.allowed}});

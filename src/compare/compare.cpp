@@ -178,6 +178,9 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
   require_timing(base);
   require_timing(fresh);
   CompareOutcome outcome;
+  outcome.method =
+      "ratio = new median / base median with its 95% bootstrap interval; p from a two-sided "
+      "Mann–Whitney U test";
   note_differences(base, fresh, s, outcome);
   outcome.per_device = base.devices.size() > 1 || fresh.devices.size() > 1;
   const std::map<ResultKey, const ReportResult*> base_results = keyed(base, s.match);

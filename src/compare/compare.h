@@ -47,7 +47,9 @@ struct Comparison {
 };
 
 struct CompareOutcome {
-  std::string base_label, new_label;  // the paths, as given
+  std::string title = "mishbench compare";  // the table's heading
+  std::string method;                       // how the ratio, its interval and p were found
+  std::string base_label, new_label;        // the paths, as given
   // Device or settings differences worth saying; report text in them is shortened, not escaped.
   std::vector<std::string> notes;
   std::vector<Comparison> rows;

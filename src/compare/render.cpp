@@ -39,13 +39,11 @@ json optional_ms(double ms) { return ms > 0 ? json(ms) : json(nullptr); }
 }  // namespace
 
 std::string to_markdown(const CompareOutcome& o, const CompareSettings& s) {
-  std::string md =
-      fmt::format("### mishbench compare: {} → {}\n\n", for_markdown(o.base_label, kPathEchoLimit),
-                  for_markdown(o.new_label, kPathEchoLimit));
-  md += fmt::format(
-      "Threshold {:.1f}%; ratio = new median / base median with its 95% bootstrap interval; "
-      "p from a two-sided Mann–Whitney U test (alpha {}).\n\n",
-      s.threshold * 100, s.alpha);
+  std::string md = fmt::format("### {}: {} → {}\n\n", o.title,
+                               for_markdown(o.base_label, kPathEchoLimit),
+                               for_markdown(o.new_label, kPathEchoLimit));
+  md += fmt::format("Threshold {:.1f}%; {} (alpha {}).\n\n", s.threshold * 100, o.method,
+                    s.alpha);
   for (const std::string& note : o.notes)
     md += fmt::format("> note: {}\n", for_markdown(note, kWhole));
   if (!o.notes.empty()) md += "\n";
@@ -103,6 +101,7 @@ json to_json(const CompareOutcome& o, const CompareSettings& s) {
           {"new", o.new_label},
           {"threshold", s.threshold},
           {"alpha", s.alpha},
+          {"method", o.method},
           {"match_devices", to_string(s.match)},
           {"allow_missing", s.allow_missing},
           {"allow_broken", s.allow_broken},

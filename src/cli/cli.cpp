@@ -13,6 +13,7 @@
 
 #include "backends/registry.h"
 #include "external/backend_table.h"
+#include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/merge_command.h"
 #include "cli/parse_errors.h"
@@ -49,6 +50,7 @@ Examples:
   mishbench --backend=torch-eager,torch-compile   PyTorch itself (needs a python with torch)
   mishbench --list-backends
   mishbench compare base.json new.json            noise-aware comparison of two reports
+  mishbench ab --base old/mishbench --new build/mishbench -- --backend=fused   interleaved A/B gate
   mishbench --devices all --backend=fused,wgmma   every GPU of the node, one after another
   mishbench merge node1.json node2.json > nodes.json   reports of several nodes as one
 
@@ -234,6 +236,8 @@ int dispatch(int argc, char** argv) {
   add_flags(app, line);
   CompareFlags compare_flags;
   CLI::App* compare = add_compare_command(app, compare_flags);
+  AbFlags ab_flags;
+  CLI::App* ab = add_ab_command(app, ab_flags);
   MergeFlags merge_flags;
   CLI::App* merge = add_merge_command(app, merge_flags);
   WorkerFlags worker_flags;
@@ -243,11 +247,14 @@ int dispatch(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    const char* help = compare->parsed() ? "mishbench compare --help" : "mishbench --help";
+    const char* help = compare->parsed() ? "mishbench compare --help"
+                       : ab->parsed()    ? "mishbench ab --help"
+                                         : "mishbench --help";
     fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, app.remaining(true), help));
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);
+  if (ab->parsed()) return run_ab_command(ab_flags);
   if (merge->parsed()) return run_merge(merge_flags, std::vector<std::string>(argv, argv + argc));
   if (worker->parsed()) return run_worker(worker_flags);
   if (line.version) {

@@ -1,67 +1,21 @@
 #include "cli/compare_command.h"
 
-#include <fmt/format.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
 #include "cli/subcommand_failures.h"
-#include "common/decimal.h"
-#include "common/errors.h"
-#include "common/untrusted_text.h"
 #include "compare/render.h"
-#include "io/output_file.h"
 
 namespace mish {
 namespace {
 
-CompareSettings settings_from(const CompareFlags& f) {
-  CompareSettings settings;
-  if (f.threshold) settings.threshold = parse_real(*f.threshold, "--threshold", 0.0, 1.0);
-  if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
+int compare_and_write(const CompareFlags& f) {
+  CompareSettings settings = gate_settings(f.gate);
   settings.allow_device_mismatch = f.allow_device_mismatch;
   if (f.match_devices) settings.match = parse_device_match(*f.match_devices);
-  return settings;
-}
-
-// Before any work: an output that cannot be written, or that would overwrite an input or the
-// other output, is refused now rather than after both reports were read.
-void check_outputs(const CompareFlags& f) {
-  const std::vector<std::string> inputs = {f.base_path, f.new_path};
-  protect_inputs(inputs);
-  if (f.json_path) check_output_path(*f.json_path, "--json", inputs);
-  if (f.markdown_path) check_output_path(*f.markdown_path, "--markdown", inputs);
-  if (f.json_path && f.markdown_path && same_output(*f.json_path, *f.markdown_path))
-    throw UsageError(fmt::format("--json '{}' and --markdown '{}' are the same file; give two",
-                                 for_terminal(*f.json_path, kPathEchoLimit),
-                                 for_terminal(*f.markdown_path, kPathEchoLimit)));
-}
-
-int compare_and_write(const CompareFlags& f) {
-  const CompareSettings settings = settings_from(f);
-  check_outputs(f);
+  check_gate_outputs(f.gate, {f.base_path, f.new_path});
   CompareOutcome outcome =
       compare_reports(read_report(f.base_path), read_report(f.new_path), settings);
   outcome.base_label = f.base_path;
   outcome.new_label = f.new_path;
-  const std::string markdown = to_markdown(outcome, settings);
-  // The files are written even when stdout fails (closed, full, its reader gone): they are what
-  // a CI job keeps.
-  const bool printed =
-      std::fwrite(markdown.data(), 1, markdown.size(), stdout) == markdown.size() &&
-      std::fflush(stdout) == 0;
-  const int print_error = errno;
-  if (f.markdown_path) append_output_file(*f.markdown_path, "Markdown summary", markdown);
-  if (f.json_path)
-    write_output_file(
-        *f.json_path, "comparison JSON",
-        to_json(outcome, settings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-            '\n');
-  if (!printed)
-    throw EnvironmentError(
-        fmt::format("cannot print the comparison: {}", std::strerror(print_error)));
-  return outcome.regressions() > 0 ? kExitFailure : kExitOk;
+  return publish_gate(outcome, settings, f.gate, to_json(outcome, settings));
 }
 
 }  // namespace
@@ -72,12 +26,6 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
   compare->add_option("BASE", f.base_path, "Baseline report")->required();
   compare->add_option("NEW", f.new_path, "Report to judge")->required();
   compare
-      ->add_option("--threshold", f.threshold,
-                   "Smallest relative change that counts, 0 to 1 (default 0.03 = 3%)")
-      ->type_name("FRACTION");
-  compare->add_option("--alpha", f.alpha, "Significance level, 0 to 1 (default 0.01)")
-      ->type_name("FRACTION");
-  compare
       ->add_flag("--allow-device-mismatch", f.allow_device_mismatch,
                  "Compare reports taken on different devices")
       ->disable_flag_override();
@@ -86,19 +34,17 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
                    "Pair results of reports with devices by CUDA device index (default) or by "
                    "device UUID (the same card)")
       ->type_name("index|uuid");
-  compare->add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
-      ->type_name("FILE");
-  compare->add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
-      ->type_name("FILE");
+  add_gate_flags(*compare, f.gate);
   compare->footer(R"(
 Examples:
   mishbench compare results/baselines/h200.json new.json
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
   mishbench compare node-monday.json node-friday.json --match-devices uuid
 
-Exit codes: 0 no regression (improvements never fail), 1 a backend got slower or stopped
-            verifying, 2 unusable input (unreadable, not a report, different devices, a bad
-            flag value or output path), 3 an output could not be written (disk full).
+Exit codes: 0 the gate passes (improvements never fail), 1 a backend got slower, stopped
+            verifying, was skipped or went missing, 2 unusable input (unreadable, not a
+            report, nothing timed, different devices, a bad flag value or output path), 3 an
+            output could not be written (disk full).
 )");
   return compare;
 }

@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
+#include "compare/clocks.h"
 
 namespace mish {
 namespace {
@@ -60,63 +61,24 @@ std::map<ResultKey, const ReportResult*> keyed(const ReportSummary& report, Devi
   return results;
 }
 
-bool verified(const std::string& status) { return status == "ok"; }
-bool failed(const std::string& status) {
-  return status == "mismatch" || status == "error" || status == "implausible";
-}
-
-}  // namespace
-
-std::string to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::faster:
-      return "FASTER";
-    case Verdict::slower:
-      return "SLOWER";
-    case Verdict::same:
-      return "SAME";
-    case Verdict::unsure:
-      return "UNSURE";
-    case Verdict::untimed:
-      return "UNTIMED";
-    case Verdict::missing:
-      return "MISSING";
-    case Verdict::added:
-      return "NEW";
+// Refuses a report none of whose results has samples: a gate on it would judge nothing.
+void require_timing(const ReportSummary& report) {
+  std::map<std::string, int> statuses;
+  for (const ReportResult& r : report.results) {
+    if (!r.samples_ms.empty()) return;
+    ++statuses[r.status];
   }
-  return "?";
+  std::vector<std::string> counts;
+  for (const auto& [status, count] : statuses)
+    counts.push_back(fmt::format("{} {}", count, status));
+  throw UsageError(fmt::format("nothing was timed in '{}' ({}); there is nothing to compare",
+                               for_terminal(report.label, kPathEchoLimit),
+                               fmt::join(counts, ", ")));
 }
 
-std::string to_string(DeviceMatch match) { return match == DeviceMatch::uuid ? "uuid" : "index"; }
-
-DeviceMatch parse_device_match(const std::string& text) {
-  if (text == "index") return DeviceMatch::index;
-  if (text == "uuid") return DeviceMatch::uuid;
-  throw UsageError(fmt::format("--match-devices: unknown value '{}'; choose index or uuid",
-                               for_terminal(text)));
-}
-
-int CompareOutcome::regressions() const {
-  int count = 0;
-  for (const Comparison& row : rows)
-    count += (row.verdict == Verdict::slower || row.correctness_regression) ? 1 : 0;
-  return count;
-}
-
-Verdict decide(const RatioInterval& r, double p_value, const CompareSettings& s) {
-  const double up = 1.0 + s.threshold, down = 1.0 - s.threshold;
-  const bool significant = p_value < s.alpha;
-  if (significant && r.ratio > up && r.low > 1.0) return Verdict::slower;
-  if (significant && r.ratio < down && r.high < 1.0) return Verdict::faster;
-  const bool interval_inside = r.low >= down && r.high <= up;
-  const bool estimate_inside = r.ratio >= down && r.ratio <= up;
-  if (interval_inside || (estimate_inside && !significant)) return Verdict::same;
-  return Verdict::unsure;
-}
-
-CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& fresh,
-                               const CompareSettings& s) {
-  CompareOutcome outcome;
+// Device and settings differences, as notes; different devices refused unless allowed.
+void note_differences(const ReportSummary& base, const ReportSummary& fresh,
+                      const CompareSettings& s, CompareOutcome& outcome) {
   const std::string base_device = device_name(base), new_device = device_name(fresh);
   if (base_device != new_device) {
     if (!s.allow_device_mismatch)
@@ -134,7 +96,92 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
       outcome.notes.push_back(fmt::format("setting '{}' differs: {} vs {}", key,
                                           shortened(base_value), shortened(new_value)));
   }
+}
 
+// The clocks of both sides: noted when they differ, and the verdict confirmed in cycles.
+void check_clocks(const ReportResult& b, const ReportResult& r, const CompareSettings& s,
+                  Comparison& row) {
+  row.clocks = clock_difference(*b.clocks, *r.clocks);
+  const double factor = r.clocks->sm_mhz_median / b.clocks->sm_mhz_median;
+  const RatioInterval cycles{row.ratio.ratio * factor, row.ratio.low * factor,
+                             row.ratio.high * factor};
+  row.cycles = cycles;
+  const double p = mann_whitney_p(in_cycles(b.samples_ms, *b.clocks),
+                                  in_cycles(r.samples_ms, *r.clocks));
+  row.verdict = confirmed_in_cycles(row.verdict, decide(cycles, p, s), cycles, row.reason);
+}
+
+// A result of both reports: its verdict from the statuses, else from the samples.
+void judge(const ReportResult& b, const ReportResult& r, const CompareSettings& s,
+           Comparison& row) {
+  row.base_status = b.status;
+  if (!b.samples_ms.empty()) row.base_ms = fast_median(b.samples_ms);
+  if (!r.samples_ms.empty()) row.new_ms = fast_median(r.samples_ms);
+  const std::optional<Verdict> by_status =
+      status_verdict(b.status, r.status, row.base_ms > 0, row.new_ms > 0);
+  if (by_status) {
+    row.verdict = *by_status;
+    return;
+  }
+  row.ratio = bootstrap_median_ratio(b.samples_ms, r.samples_ms);
+  row.p_value = mann_whitney_p(b.samples_ms, r.samples_ms);
+  row.verdict = decide(row.ratio, row.p_value, s);
+  if (b.clocks && r.clocks) check_clocks(b, r, s, row);
+}
+
+// A result of BASE that NEW lacks; the reason names where NEW ran that backend instead, if it did.
+Comparison missing_row(const ResultKey& key, const ReportResult& result,
+                       const ReportSummary& fresh) {
+  Comparison row;
+  row.problem = std::get<0>(key);
+  row.backend = std::get<1>(key);
+  row.device = std::get<2>(key);
+  row.base_status = result.status;
+  if (!result.samples_ms.empty()) row.base_ms = fast_median(result.samples_ms);
+  row.verdict = Verdict::missing;
+  row.reason = "not in NEW";
+  for (const ReportResult& r : fresh.results)
+    if (r.backend == row.backend) {
+      row.reason = fmt::format("NEW ran it on another problem ({})", shortened(label(r.problem)));
+      break;
+    }
+  return row;
+}
+
+}  // namespace
+
+std::string to_string(DeviceMatch match) { return match == DeviceMatch::uuid ? "uuid" : "index"; }
+
+DeviceMatch parse_device_match(const std::string& text) {
+  if (text == "index") return DeviceMatch::index;
+  if (text == "uuid") return DeviceMatch::uuid;
+  throw UsageError(fmt::format("--match-devices: unknown value '{}'; choose index or uuid",
+                               for_terminal(text)));
+}
+
+int CompareOutcome::failures() const {
+  int count = 0;
+  for (const Comparison& row : rows) count += row.fails ? 1 : 0;
+  return count;
+}
+
+void apply_gate(Comparison& row, const CompareSettings& s) {
+  const std::set<std::string>& allow =
+      row.verdict == Verdict::broken ? s.allow_broken : s.allow_missing;
+  const bool would_fail = fails(row.verdict, row.base_ms > 0);
+  row.allowed = would_fail && allow.count(row.backend) > 0;
+  row.fails = would_fail && !row.allowed;
+}
+
+CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& fresh,
+                               const CompareSettings& s) {
+  require_timing(base);
+  require_timing(fresh);
+  CompareOutcome outcome;
+  outcome.method =
+      "ratio = new median / base median with its 95% bootstrap interval; p from a two-sided "
+      "Mann–Whitney U test";
+  note_differences(base, fresh, s, outcome);
   outcome.per_device = base.devices.size() > 1 || fresh.devices.size() > 1;
   const std::map<ResultKey, const ReportResult*> base_results = keyed(base, s.match);
   keyed(fresh, s.match);  // refuses two results of NEW on one key, as of BASE
@@ -149,30 +196,17 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
     const auto found = base_results.find({r.problem, r.backend, row.device});
     if (found == base_results.end()) {
       row.verdict = Verdict::added;
-      outcome.rows.push_back(row);
-      continue;
+    } else {
+      seen.insert(found->first);
+      judge(*found->second, r, s, row);
     }
-    seen.insert(found->first);
-    const ReportResult& b = *found->second;
-    row.base_status = b.status;
-    row.correctness_regression = verified(row.base_status) && failed(row.new_status);
-    if (!b.samples_ms.empty() && !r.samples_ms.empty()) {
-      row.base_ms = fast_median(b.samples_ms);
-      row.new_ms = fast_median(r.samples_ms);
-      row.ratio = bootstrap_median_ratio(b.samples_ms, r.samples_ms);
-      row.p_value = mann_whitney_p(b.samples_ms, r.samples_ms);
-      row.verdict = decide(row.ratio, row.p_value, s);
-    }
+    apply_gate(row, s);
     outcome.rows.push_back(row);
   }
   for (const auto& [key, result] : base_results) {
     if (seen.count(key)) continue;
-    Comparison row;
-    row.problem = std::get<0>(key);
-    row.backend = std::get<1>(key);
-    row.device = std::get<2>(key);
-    row.base_status = result->status;
-    row.verdict = Verdict::missing;
+    Comparison row = missing_row(key, *result, fresh);
+    apply_gate(row, s);
     outcome.rows.push_back(row);
   }
   return outcome;

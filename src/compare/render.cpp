@@ -23,16 +23,27 @@ std::string status_change(const Comparison& r) {
   return fmt::format("{} → {}", r.base_status, r.new_status);
 }
 
+std::string verdict_cell(const Comparison& r) {
+  std::string cell = to_string(r.verdict);
+  if (r.fails) cell = "**" + cell + "**";
+  if (r.allowed) cell += " (allowed)";
+  if (!r.reason.empty()) cell += ": " + for_markdown(r.reason, kWhole);
+  if (!r.clocks.empty()) cell += fmt::format(" (clocks differ: {})", r.clocks);
+  return cell;
+}
+
+std::string milliseconds(double ms) { return ms > 0 ? fmt::format("{:.4f}", ms) : "-"; }
+
+json optional_ms(double ms) { return ms > 0 ? json(ms) : json(nullptr); }
+
 }  // namespace
 
 std::string to_markdown(const CompareOutcome& o, const CompareSettings& s) {
-  std::string md =
-      fmt::format("### mishbench compare: {} → {}\n\n", for_markdown(o.base_label, kPathEchoLimit),
-                  for_markdown(o.new_label, kPathEchoLimit));
-  md += fmt::format(
-      "Threshold {:.1f}%; ratio = new median / base median with its 95% bootstrap interval; "
-      "p from a two-sided Mann–Whitney U test (alpha {}).\n\n",
-      s.threshold * 100, s.alpha);
+  std::string md = fmt::format("### {}: {} → {}\n\n", o.title,
+                               for_markdown(o.base_label, kPathEchoLimit),
+                               for_markdown(o.new_label, kPathEchoLimit));
+  md += fmt::format("Threshold {:.1f}%; {} (alpha {}).\n\n", s.threshold * 100, o.method,
+                    s.alpha);
   for (const std::string& note : o.notes)
     md += fmt::format("> note: {}\n", for_markdown(note, kWhole));
   if (!o.notes.empty()) md += "\n";
@@ -43,54 +54,60 @@ std::string to_markdown(const CompareOutcome& o, const CompareSettings& s) {
                     device_head);
   md += fmt::format("|---|{}---|---|---:|---:|---:|---|---:|---|\n", o.per_device ? "---|" : "");
   for (const Comparison& r : o.rows) {
-    const bool timed = r.timed();
-    std::string verdict = to_string(r.verdict);
-    if (r.correctness_regression) verdict += ", **BROKEN**";
-    if (r.verdict == Verdict::slower) verdict = "**" + verdict + "**";
+    const bool ratio = r.has_ratio();
     const std::string device =
         o.per_device ? fmt::format(" {} |", r.device.empty() ? "host" : for_markdown(r.device))
                      : "";
     md += fmt::format("| {} |{} {} | {} | {} | {} | {} | {} | {} | {} |\n", for_markdown(r.backend),
                       device, markdown_problem(r.problem), status_change(r),
-                      timed ? fmt::format("{:.4f}", r.base_ms) : "-",
-                      timed ? fmt::format("{:.4f}", r.new_ms) : "-",
-                      timed ? fmt::format("{:.3f}", r.ratio.ratio) : "-",
-                      timed ? fmt::format("[{:.3f}, {:.3f}]", r.ratio.low, r.ratio.high) : "-",
-                      timed ? fmt::format("{:.2g}", r.p_value) : "-", verdict);
+                      milliseconds(r.base_ms), milliseconds(r.new_ms),
+                      ratio ? fmt::format("{:.3f}", r.ratio.ratio) : "-",
+                      ratio ? fmt::format("[{:.3f}, {:.3f}]", r.ratio.low, r.ratio.high) : "-",
+                      ratio ? fmt::format("{:.2g}", r.p_value) : "-", verdict_cell(r));
   }
-  const int regressions = o.regressions();
-  md += regressions == 0 ? "\n**Result: no regression.**\n"
-                         : fmt::format("\n**Result: {} regression{}.**\n", regressions,
-                                       regressions == 1 ? "" : "s");
+  const int failures = o.failures();
+  md += failures == 0 ? "\n**Result: no regression.**\n"
+                      : fmt::format("\n**Result: {} regression{}.**\n", failures,
+                                    failures == 1 ? "" : "s");
   return md;
 }
 
 json to_json(const CompareOutcome& o, const CompareSettings& s) {
   json rows = json::array();
   for (const Comparison& r : o.rows) {
-    const bool timed = r.timed();
+    const bool ratio = r.has_ratio();
     rows.push_back(
         {{"backend", r.backend},
          {"problem", label(r.problem)},
          {"device", r.device},
          {"base_status", r.base_status},
          {"new_status", r.new_status},
-         {"base_median_ms", timed ? json(r.base_ms) : json(nullptr)},
-         {"new_median_ms", timed ? json(r.new_ms) : json(nullptr)},
-         {"ratio", timed ? json(r.ratio.ratio) : json(nullptr)},
-         {"ratio_ci95", timed ? json::array({r.ratio.low, r.ratio.high}) : json(nullptr)},
-         {"p_value", timed ? json(r.p_value) : json(nullptr)},
+         {"base_median_ms", optional_ms(r.base_ms)},
+         {"new_median_ms", optional_ms(r.new_ms)},
+         {"ratio", ratio ? json(r.ratio.ratio) : json(nullptr)},
+         {"ratio_ci95", ratio ? json::array({r.ratio.low, r.ratio.high}) : json(nullptr)},
+         {"p_value", ratio ? json(r.p_value) : json(nullptr)},
          {"verdict", to_string(r.verdict)},
-         {"correctness_regression", r.correctness_regression}});
+         {"cycle_ratio", r.cycles ? json(r.cycles->ratio) : json(nullptr)},
+         {"cycle_ratio_ci95",
+          r.cycles ? json::array({r.cycles->low, r.cycles->high}) : json(nullptr)},
+         {"clocks", r.clocks},
+         {"reason", r.reason},
+         {"fails", r.fails},
+         {"allowed", r.allowed}});
   }
-  return {{"base", o.base_label},
+  return {{"schema_version", kCompareSchemaVersion},
+          {"base", o.base_label},
           {"new", o.new_label},
           {"threshold", s.threshold},
           {"alpha", s.alpha},
+          {"method", o.method},
           {"match_devices", to_string(s.match)},
+          {"allow_missing", s.allow_missing},
+          {"allow_broken", s.allow_broken},
           {"notes", o.notes},
           {"rows", rows},
-          {"regressions", o.regressions()}};
+          {"failures", o.failures()}};
 }
 
 }  // namespace mish

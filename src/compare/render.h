@@ -10,6 +10,10 @@
 
 namespace mish {
 
+// The version of the --json output, MAJOR.MINOR.PATCH as the run report's schema_version: a major
+// bump removes or changes a field, a minor one adds fields (docs/compare.md#json-output).
+constexpr const char* kCompareSchemaVersion = "1.0.0";
+
 std::string to_markdown(const CompareOutcome& outcome, const CompareSettings& settings);
 nlohmann::json to_json(const CompareOutcome& outcome, const CompareSettings& settings);
 

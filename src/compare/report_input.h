@@ -43,11 +43,20 @@ struct ReportDevice {
   std::string uuid;  // "GPU-..."; empty before 1.3
 };
 
+// A result's clocks as its report records them (timing.clocks, schema 1.1).
+struct SampleClocks {
+  double sm_mhz_median = 0;  // > 0
+  // The share of samples read while throttled with the power cap (or power brake) among the
+  // reasons: the report gives the union of the throttled samples' reasons, not each one's.
+  double power_capped = 0;
+};
+
 struct ReportResult {
   std::string backend;
   ProblemKey problem;
-  std::string status;              // ok, mismatch, skipped or error
+  std::string status;              // ok, mismatch, skipped, error or implausible
   std::vector<double> samples_ms;  // empty when untimed; else every sample finite and > 0
+  std::optional<SampleClocks> clocks;  // when the samples' SM clock was recorded
   // The device the result is matched on by index: an index into ReportSummary::devices, the
   // device it ran on, or for a host backend its host's first device (as its speedup and roofline
   // are); empty when its host has no device. Before 1.3 every result belongs to the report's

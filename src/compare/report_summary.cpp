@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/untrusted_text.h"
 #include "compare/report_input.h"
+#include "compare/verdict.h"
 #include "config/device_selection.h"
 
 namespace mish {
@@ -106,6 +107,38 @@ std::vector<double> read_samples(const Reader& in, const json& timing, const std
   return values;
 }
 
+bool power_cap_among(const Reader& in, const json& reasons, const std::string& where) {
+  if (!reasons.is_array())
+    in.refuse(where, fmt::format("expected an array, got {}", kind_of(reasons)));
+  bool capped = false;
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    const std::string reason = in.text(reasons[i], fmt::format("{}[{}]", where, i));
+    capped = capped || reason == "sw_power_cap" || reason == "hw_power_brake_slowdown";
+  }
+  return capped;
+}
+
+// timing.clocks: null or absent (no NVML, a host backend, a report before 1.1), or the summary
+// of the readings; a median SM clock of 0 counts as not recorded.
+std::optional<SampleClocks> read_clocks(const Reader& in, const json& timing,
+                                        const std::string& where) {
+  if (timing.is_null() || !timing.contains("clocks") || timing["clocks"].is_null()) return {};
+  const json& clocks = timing["clocks"];
+  if (!clocks.is_object())
+    in.refuse(where, fmt::format("expected an object or null, got {}", kind_of(clocks)));
+  constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
+  const uint64_t readings = in.whole(in.field(clocks, where, "readings"), where + ".readings", 1,
+                                     kMost);
+  const uint64_t median = in.whole(in.field(clocks, where, "sm_mhz_median"),
+                                   where + ".sm_mhz_median", 0, kMost);
+  const uint64_t throttled = in.whole(in.field(clocks, where, "throttled_samples"),
+                                      where + ".throttled_samples", 0, readings);
+  const bool capped = power_cap_among(in, in.field(clocks, where, "throttle_reasons"),
+                                      where + ".throttle_reasons");
+  if (median == 0) return {};
+  return SampleClocks{double(median), capped ? double(throttled) / double(readings) : 0.0};
+}
+
 // Where each device is and how many hosts there are, for reading results that refer to them.
 struct DevicesRead {
   std::vector<ReportDevice> devices;
@@ -175,11 +208,12 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
   r.backend = in.text(in.field(result, where, "backend"), where + ".backend");
   r.problem = read_problem(in, in.field(result, where, "problem"), where + ".problem");
   r.status = in.text(in.field(result, where, "status"), where + ".status");
-  if (r.status != "ok" && r.status != "mismatch" && r.status != "skipped" && r.status != "error" &&
-      r.status != "implausible")
-    in.refuse(where + ".status", fmt::format("'{}' is not ok, mismatch, skipped, error or implausible",
-                                             for_terminal(r.status)));
+  if (r.status != "ok" && r.status != "skipped" && !failing_status(r.status))
+    in.refuse(where + ".status",
+              fmt::format("'{}' is not ok, mismatch, skipped, error or implausible",
+                          for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
+  r.clocks = read_clocks(in, result["timing"], where + ".timing.clocks");
   r.host = result.contains("host_index")
                ? in.whole(result["host_index"], where + ".host_index", 0, devices.hosts.size() - 1)
                : 0;

@@ -126,8 +126,8 @@ TEST(Compare, VerifiedThenFailingIsACorrectnessRegression) {
   const json base = make_report(noisy_samples(2.7, 1));
   const json fresh = make_report(noisy_samples(2.7, 2), "mismatch");
   const CompareOutcome outcome = compare(base, fresh, CompareSettings{});
-  EXPECT_TRUE(outcome.rows.at(0).correctness_regression);
-  EXPECT_EQ(outcome.regressions(), 1);
+  EXPECT_EQ(outcome.rows.at(0).verdict, Verdict::broken);
+  EXPECT_EQ(outcome.failures(), 1);
 }
 
 TEST(Compare, DifferentDevicesNeedExplicitPermission) {

@@ -48,7 +48,7 @@ TEST(CompareDevices, ByIndexEachDeviceIsJudgedOnItsOwn) {
   EXPECT_EQ(row_for(outcome, "fused", "1").verdict, Verdict::slower);
   EXPECT_EQ(row_for(outcome, "fused", "2").verdict, Verdict::same);
   EXPECT_EQ(row_for(outcome, "cpu", "0").verdict, Verdict::same);
-  EXPECT_EQ(outcome.regressions(), 1);
+  EXPECT_EQ(outcome.failures(), 1);
   const std::string markdown = to_markdown(outcome, CompareSettings{});
   EXPECT_NE(markdown.find("| backend | device | problem |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| fused | 1 | 64x128x256"), std::string::npos) << markdown;
@@ -65,7 +65,7 @@ TEST(CompareDevices, ByUuidACardIsFollowedToItsNewSlot) {
   EXPECT_EQ(row_for(by_uuid, "fused", synthetic_uuid(0)).verdict, Verdict::same);
   EXPECT_EQ(row_for(by_uuid, "fused", synthetic_uuid(1)).verdict, Verdict::same);
   EXPECT_EQ(row_for(by_uuid, "cpu", "host node-a").verdict, Verdict::same);  // by host name
-  EXPECT_EQ(by_uuid.regressions(), 0);
+  EXPECT_EQ(by_uuid.failures(), 0);
   const CompareOutcome by_index = compare(base, fresh, DeviceMatch::index);
   EXPECT_EQ(row_for(by_index, "fused", "0").verdict, Verdict::slower);
   EXPECT_EQ(row_for(by_index, "fused", "1").verdict, Verdict::faster);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -259,6 +260,30 @@ TEST_F(MisbehavingPlugin, DescribeThatIsNotAJsonObject) {
     EXPECT_NE(details.at("describe_error").get<std::string>().find(complaint), std::string::npos)
         << details;
   }
+}
+
+using PlantedSlowdownPlugin = OnHost;
+
+TEST_F(PlantedSlowdownPlugin, VerifiesAndAddsItsSpin) {
+  const auto backend = backend_named(test_plugin("planted_slowdown_host"), "planted-slowdown-host");
+  backend->configure({{"spin_us", 20000}});
+  backend->setup(problem, tensors(), nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  backend->run(tensors(), nullptr);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(20));
+  EXPECT_TRUE(check().passed());
+  EXPECT_EQ(backend->describe(), nlohmann::json({{"planted_slowdown", true}, {"spin_us", 20000}}));
+}
+
+TEST_F(PlantedSlowdownPlugin, SaysItIsPlantedAndTakesOnlyItsOption) {
+  const auto host = backend_named(test_plugin("planted_slowdown_host"), "planted-slowdown-host");
+  const auto device = backend_named(test_plugin("planted_slowdown"), "planted-slowdown");
+  for (const Backend* backend : {host.get(), device.get()})
+    EXPECT_NE(backend->summary().find("planted"), std::string::npos) << backend->summary();
+  EXPECT_EQ(device->placement(), Placement::device);
+  host->configure({{"spin_us", -1}});
+  EXPECT_EQ(backend_error([&] { host->setup(problem, tensors(), nullptr); }),
+            "setup(): takes one option, spin_us: microseconds from 0 to 1e6");
 }
 
 }  // namespace

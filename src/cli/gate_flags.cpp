@@ -54,6 +54,10 @@ void add_gate_flags(CLI::App& command, GateFlags& f) {
   add_allow_list(command, "--allow-broken", f.allow_broken,
                  "Backends that may fail (error, mismatch, implausible) in NEW without failing "
                  "the gate (comma list, repeatable)");
+  command
+      .add_flag("--allow-shared-gpu", f.allow_shared_gpu,
+                "Gate on figures taken while other processes used the GPU (honesty.shared_gpu)")
+      ->disable_flag_override();
   command.add_option("--json", f.json_path, "Also write the comparison as JSON to FILE")
       ->type_name("FILE");
   command.add_option("--markdown", f.markdown_path, "Also append the Markdown table to FILE")
@@ -66,6 +70,7 @@ CompareSettings gate_settings(const GateFlags& f) {
   if (f.alpha) settings.alpha = parse_real(*f.alpha, "--alpha", 0.0, 1.0);
   settings.allow_missing = allowed_backends(f.allow_missing, "--allow-missing");
   settings.allow_broken = allowed_backends(f.allow_broken, "--allow-broken");
+  settings.allow_shared_gpu = f.allow_shared_gpu;
   return settings;
 }
 

@@ -19,6 +19,7 @@ struct GateFlags {
   std::optional<std::string> threshold, alpha;
   // Comma lists of backends whose MISSING/SKIPPED/UNTIMED or BROKEN rows do not fail the gate.
   std::vector<std::string> allow_missing, allow_broken;
+  bool allow_shared_gpu = false;
 };
 
 void add_gate_flags(CLI::App& command, GateFlags& flags);

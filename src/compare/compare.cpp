@@ -76,6 +76,19 @@ void require_timing(const ReportSummary& report) {
                                fmt::join(counts, ", ")));
 }
 
+// Refuses figures taken while other processes used the GPU (honesty.shared_gpu): a gate on them
+// judges the neighbours as much as the backend.
+void refuse_shared_gpu(const ReportSummary& report, const CompareSettings& s) {
+  if (s.allow_shared_gpu) return;
+  for (const ReportResult& r : report.results)
+    if (r.shared_gpu)
+      throw UsageError(fmt::format(
+          "'{}': {} was timed while other processes used the GPU (honesty.shared_gpu): its "
+          "figures are disturbed and cannot gate. Run again on an idle GPU, or pass "
+          "--allow-shared-gpu to compare anyway",
+          for_terminal(report.label, kPathEchoLimit), for_terminal(r.backend)));
+}
+
 // Device and settings differences, as notes; different devices refused unless allowed.
 void note_differences(const ReportSummary& base, const ReportSummary& fresh,
                       const CompareSettings& s, CompareOutcome& outcome) {
@@ -177,6 +190,8 @@ CompareOutcome compare_reports(const ReportSummary& base, const ReportSummary& f
                                const CompareSettings& s) {
   require_timing(base);
   require_timing(fresh);
+  refuse_shared_gpu(base, s);
+  refuse_shared_gpu(fresh, s);
   CompareOutcome outcome;
   outcome.method =
       "ratio = new median / base median with its 95% bootstrap interval; p from a two-sided "

@@ -23,6 +23,7 @@ DeviceMatch parse_device_match(const std::string& text);  // throws UsageError
 
 struct CompareSettings : DecisionRule {
   bool allow_device_mismatch = false;
+  bool allow_shared_gpu = false;  // gate on figures taken while other processes used the GPU
   DeviceMatch match = DeviceMatch::index;
   // Backends whose MISSING, SKIPPED or UNTIMED rows (allow_missing) or BROKEN rows
   // (allow_broken) are reported but do not fail the gate.

@@ -64,6 +64,7 @@ struct ReportResult {
   std::optional<size_t> device;
   bool on_host = false;  // a host backend (known from 1.3 on): matched by its host's name by UUID
   size_t host = 0;       // an index into ReportSummary::hosts
+  bool shared_gpu = false;  // other processes used the GPU while it was timed (from 1.4 on)
 };
 
 struct ReportSummary {

@@ -43,7 +43,11 @@ class Reader {
     return object[key];
   }
 
-  std::string text(const json& value, const std::string& where) const {
+  bool flag(const json& value, const std::string& where) const {
+    if (!value.is_boolean()) refuse(where, fmt::format("expected true or false, got {}", kind_of(value)));
+    return value.get<bool>();
+  }
+    std::string text(const json& value, const std::string& where) const {
     if (!value.is_string()) refuse(where, fmt::format("expected a string, got {}", kind_of(value)));
     if (value.get_ref<const std::string&>().empty()) refuse(where, "is empty");
     return value.get<std::string>();
@@ -213,6 +217,9 @@ ReportResult read_result(const Reader& in, const json& result, const std::string
               fmt::format("'{}' is not ok, mismatch, skipped, error or implausible",
                           for_terminal(r.status)));
   r.samples_ms = read_samples(in, in.field(result, where, "timing"), where + ".timing");
+  if (result.contains("honesty") && result["honesty"].is_object() &&
+      result["honesty"].contains("shared_gpu"))
+    r.shared_gpu = in.flag(result["honesty"]["shared_gpu"], where + ".honesty.shared_gpu");
   r.clocks = read_clocks(in, result["timing"], where + ".timing.clocks");
   r.host = result.contains("host_index")
                ? in.whole(result["host_index"], where + ".host_index", 0, devices.hosts.size() - 1)

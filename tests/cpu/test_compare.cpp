@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "common/errors.h"
 #include "compare/compare.h"
 #include "report/schema.h"
 #include "report_fixture.h"
@@ -183,6 +184,28 @@ TEST(CompareCli, TwoMillionSampleReportsCompareInSeconds) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 30.0) << "about 2 s on an idle machine";  // minutes before subsampling
+}
+
+}  // namespace
+}  // namespace mish
+
+namespace mish {
+namespace {
+
+// Figures taken while other processes used the GPU cannot gate, unless the user allows it.
+TEST(Compare, SharedGpuFiguresAreRefusedUnlessAllowed) {
+  const json base = make_report(noisy_samples(2.7, 1));
+  json fresh = make_report(noisy_samples(2.7, 2));
+  fresh["results"][0]["honesty"] = {{"shared_gpu", true}};
+  try {
+    compare(base, fresh, CompareSettings{});
+    ADD_FAILURE() << "a shared-GPU report was compared";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--allow-shared-gpu"), std::string::npos);
+  }
+  CompareSettings allowed;
+  allowed.allow_shared_gpu = true;
+  EXPECT_EQ(compare(base, fresh, allowed).rows.size(), 1u);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@
 // - m > 64: blocks of 64 rows of x, adjacent in the grid so that their CTAs share each W tile
 //   through L2.
 //
-// Measured on an H200 (docs/perf-notes.md): at m <= 16 the kernel reads W at 82-86 % of the DRAM
+// Measured on an H200 (results/notes/2026-12-04-perf-notes.md): at m <= 16 the kernel reads W at 82-86 % of the DRAM
 // peak (65-68 us at m = 1 by ncu, 65.4-65.6 us event-timed with the L2 flushed, 1.12 x the read
 // probe's floor); at m = 64 it takes ~124 us with neither DRAM nor the tensor pipe busy. Asking
 // L2 for W ahead (the prefetch_chunks option, or one k block at a time) and holding two more k

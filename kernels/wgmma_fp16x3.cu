@@ -15,7 +15,7 @@
 // - The main product xh.wh has fp32 accumulators of its own; the two corrections xh.wl + xl.wh,
 //   ~2^-11 of it, share fp16 accumulators, whose 11 bits relative to the corrections are ~2^-22
 //   of the main product, so the corrections never round against the main product's size
-//   (docs/perf-notes.md has the measurements). The low row scale keeps the corrections' chunk
+//   (results/notes/2026-12-04-perf-notes.md has the measurements). The low row scale keeps the corrections' chunk
 //   sums far inside fp16's range (kWgmmaRowTopExponent).
 // Undoing the scales is two exact multiplications by powers of two.
 //
@@ -61,12 +61,12 @@
 // CTAs of a tile run as a cluster instead and each finishes half of the tile's outputs, adding the
 // other's part of them from the other's shared memory (add_partner_half): after the later CTA's
 // last k block come no global-memory round trip and only half the epilogue, which measured
-// 2-3 us at m = 64 (docs/perf-notes.md).
+// 2-3 us at m = 64 (results/notes/2026-12-04-perf-notes.md).
 //
 // Operand layouts. x's split is in rows: a box takes 128 bytes of k from each of its rows. W's is
 // in tile blocks (wgmma_w_split_layout): a box of W is one 16 KiB span and a tile's boxes follow
 // each other, so each CTA reads W from DRAM in long runs; at M = 16-256 that measured up to 3 %
-// faster than W in rows (docs/perf-notes.md).
+// faster than W in rows (results/notes/2026-12-04-perf-notes.md).
 //
 // Shapes: any m, n, k. x's tiles and k blocks past the matrix edges are loaded as zeros by TMA
 // (the tensor map knows the true extents), W's are zeros in its blocks; the epilogue stores only
@@ -655,7 +655,7 @@ __device__ bool combine_parts(SharedStorage& s, const WgmmaLayerOperands& p, con
 // instructions come cold from L2 or DRAM behind the other CTAs' ring traffic: unrolled over all
 // eight blocks it took ~25 k cycles at M = 256, rolled ~14.5 k, and two blocks an iteration,
 // branch-free inside y, with each step's operands loaded a step ahead, ~10 k
-// (docs/perf-notes.md). The block's sums are the first in `sum` (register indices must be
+// (results/notes/2026-12-04-perf-notes.md). The block's sums are the first in `sum` (register indices must be
 // compile-time constants), shifted down after each step; its operands were asked into L1 when the
 // tile started (prefetch_epilogue_operands).
 template <bool kInside>
@@ -807,7 +807,7 @@ struct TransposedOutputs {
   // W's rows +8h for h = half only (pairs, add_partner_half). Every output of a column is
   // computed, outside x's rows too (their sums are zeros), and only the store is conditional:
   // with the Mish inside the bounds check, each output ran alone in its own branch; this way the
-  // column's kN / 4 outputs overlap (docs/perf-notes.md).
+  // column's kN / 4 outputs overlap (results/notes/2026-12-04-perf-notes.md).
   __device__ __forceinline__ void store(const float (&sum)[kN / 2], const WgmmaLayerOperands& p,
                                         int half) const {
     const int m = static_cast<int>(p.m), n = static_cast<int>(p.n);
@@ -1131,7 +1131,7 @@ void launch_wgmma_fp16x3_layer(const WgmmaLayerOperands& p, const WgmmaTensorMap
   // Small batches (split K or the transposed path): programmatic dependent launch, so the
   // kernel's blocks start while the split of x still runs and wait for it
   // (cudaGridDependencySynchronize) once set up. At larger m the split takes long enough for the
-  // early blocks to cost more than the launch saves (docs/perf-notes.md); there the launch waits
+  // early blocks to cost more than the launch saves (results/notes/2026-12-04-perf-notes.md); there the launch waits
   // for it as usual.
   const int transposed_n = wgmma_transposed_n(p.m);
   cudaLaunchAttribute attributes[2]{};

@@ -28,13 +28,13 @@ constexpr int kWgmmaThreads = 384;
 // Partial sums leave the tensor-core accumulators for fp32 registers every this many of K, except
 // in the first chunk of each tile, which spans kWgmmaFirstChunkK (plus the remainder of K beyond
 // whole chunks): the previous tile's epilogue runs in its gaps, two column groups per k block.
-// Longer chunks let the accumulation drift on unit-variance inputs (docs/perf-notes.md).
+// Longer chunks let the accumulation drift on unit-variance inputs (results/notes/2026-12-04-perf-notes.md).
 constexpr int kWgmmaPromoteK = 256;
 constexpr int kWgmmaFirstChunkK = 512;
 // The fp16 correction accumulators are promoted every this many chunks (and at each tile's first
 // and last chunk): their sums stay far inside fp16's range over 512 of K (kWgmmaRowTopExponent),
 // and each promotion converts 64 fp16 values; longer intervals cost accuracy on unit-variance
-// inputs (docs/perf-notes.md).
+// inputs (results/notes/2026-12-04-perf-notes.md).
 constexpr int kWgmmaCorrectionPromoteChunks = 2;
 // Rows of x and W are scaled so that their largest magnitude sits in [2^4, 2^5) before the split:
 // low enough that a chunk's two correction products (each ~2^-11 of the main one) sum in fp16
@@ -98,7 +98,7 @@ WgmmaPlan plan_wgmma_layer(int64_t m, int64_t n, int64_t k, int sms, int slices)
 // The tile walk's default group of m tiles (WgmmaLayerOperands::group_m) for K = k: as many as
 // keep their split of x, hi and lo, within kWgmmaGroupXBytes (at least one), so that a group's x
 // stays in L2 while W streams past: at k = 8192, 8 m tiles of 4 MiB each. One group over all of a
-// larger x reads it from DRAM again for every few n tiles (docs/perf-notes.md).
+// larger x reads it from DRAM again for every few n tiles (results/notes/2026-12-04-perf-notes.md).
 constexpr int64_t kWgmmaGroupXBytes = int64_t(32) << 20;  // about half of an H200's 60 MiB L2
 int wgmma_default_group_m(int64_t k);
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu_threads.h"
 #include "common/comma_list.h"
 #include "common/decimal.h"
 #include "common/errors.h"
@@ -302,6 +303,19 @@ std::vector<Setting> make_settings() {
   };
   options.show = [](const RunConfig& c) { return c.backend_options; };
   table.push_back(options);
+
+  Setting threads = integer_setting("--threads", "threads", "N",
+                                    "Threads of the cpu backend (OpenBLAS and OpenMP), default "
+                                    "half the host's; sets backend option cpu.threads",
+                                    1, kMaxCpuThreads);
+  threads.report_key = "threads";
+  threads.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.backend_options["cpu"]["threads"] = std::get<int64_t>(v);
+  };
+  threads.show = [](const RunConfig& c) {
+    return c.backend_options.value("cpu", json::object()).value("threads", default_cpu_threads());
+  };
+  table.push_back(threads);
 
   table.push_back(switch_setting(
       "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",

@@ -23,7 +23,9 @@
 #include "config/run_config.h"
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
+#include "export/run_outputs.h"
 #include "io/output_file.h"
+#include "io/standard_output.h"
 #include "io/standard_streams.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -132,9 +134,10 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
   inputs.insert(inputs.end(), config.plugins.begin(), config.plugins.end());
   inputs.insert(inputs.end(), config.solutions.begin(), config.solutions.end());
   protect_inputs(inputs);
-  const std::string& json = config.json_path;
-  if (!json.empty()) check_output_path(json, "--json", inputs);
+  check_run_outputs(config, inputs);
   if (config.dump_dir.empty()) return;
+  // The report file, which no dump file may be ("-" is none).
+  const std::string json = is_standard_output(config.json_path) ? "" : config.json_path;
   check_output_folder(config.dump_dir, "--dump");
   const auto refuse_json_in_dump = [&](const std::string& dumped) {
     throw UsageError(fmt::format("--json '{}' is also written by --dump '{}'; give another file",
@@ -152,15 +155,15 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
     }
 }
 
-// The table on stdout; "" or why it could not be printed (stdout closed, a full disk).
-std::string print_result_table(const RunOutcome& outcome) {
+// The table on `out`; "" or why it could not be printed (stdout closed, a full disk).
+std::string print_result_table(std::FILE* out, const RunOutcome& outcome) {
   try {
-    print_table(stdout, outcome);
-    print_node_summary(stdout, outcome);
+    print_table(out, outcome);
+    print_node_summary(out, outcome);
   } catch (const std::system_error& error) {
     return error.code().message();
   }
-  return std::fflush(stdout) == 0 ? "" : std::strerror(errno);
+  return std::fflush(out) == 0 ? "" : std::strerror(errno);
 }
 
 // What was printed on stdout reached it (it is buffered until now): kExitOk, else it throws.
@@ -204,12 +207,12 @@ int run(const CommandLine& line, int argc, char** argv) {
   check_outputs(config, line, chosen);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
-    const std::string not_printed = print_result_table(outcome);
-    if (!config.json_path.empty()) {  // written even when stdout failed: the run's one record
+    // With an output on stdout ("-"), the table goes to stderr.
+    const std::string not_printed =
+        print_result_table(standard_output_taken(config) ? stderr : stdout, outcome);
+    if (any_run_output(config)) {  // written even when stdout failed: the run's one record
       const std::vector<std::string> args(argv, argv + argc);
-      write_json_atomically(config.json_path, build_report(outcome, config, args));
-      if (!config.quiet)
-        fmt::print(stderr, "report written to {}\n", for_terminal(config.json_path, kPathEchoLimit));
+      write_run_outputs(config, build_report(outcome, config, args));
     }
     if (!not_printed.empty())
       throw EnvironmentError(fmt::format("cannot print the result table on stdout: {}",

@@ -258,7 +258,7 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   const json& settings = in.field(report, "report", "settings");
   if (!settings.is_object())
     in.refuse("settings", fmt::format("expected an object, got {}", kind_of(settings)));
-  for (const char* key : {"l2", "graph", "iters", "warmup"})
+  for (const char* key : {"l2", "graph", "iters", "warmup", "threads"})
     summary.settings[key] = settings.contains(key) ? settings[key].dump() : "null";
 
   const json& results = in.field(report, "report", "results");

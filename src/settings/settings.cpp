@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu_threads.h"
 #include "common/comma_list.h"
 #include "common/decimal.h"
 #include "common/errors.h"
@@ -166,6 +167,22 @@ Setting paths_setting(std::string flag, std::string key, std::string value_name,
 }
 
 
+// An output's path, flag only (no config key, not reported). An empty one is refused rather
+// than read as "no output", which would lose what the run made; `what` is "file" or "folder".
+Setting output_setting(std::string flag, std::string value_name, std::string help,
+                       const char* what, std::string RunConfig::*field) {
+  Setting s;
+  s.flag = std::move(flag);
+  s.value_name = std::move(value_name);
+  s.help = std::move(help);
+  s.store = [what, field](RunConfig& c, const SettingValue& v, const std::string& where) {
+    c.*field = std::get<std::string>(v);
+    if ((c.*field).empty())
+      throw UsageError(fmt::format("{} '': the {} name is empty", where, what));
+  };
+  return s;
+}
+
 // A per-problem size: the flag sets it in every problem.
 Setting dimension_setting(const char* name, std::string help, int64_t Problem::*field) {
   Setting s = integer_setting(fmt::format("--{}", name), name, "INT", std::move(help), 1,
@@ -303,6 +320,19 @@ std::vector<Setting> make_settings() {
   options.show = [](const RunConfig& c) { return c.backend_options; };
   table.push_back(options);
 
+  Setting threads = integer_setting("--threads", "threads", "N",
+                                    "Threads of the cpu backend (OpenBLAS and OpenMP), default "
+                                    "half the host's; sets backend option cpu.threads",
+                                    1, kMaxCpuThreads);
+  threads.report_key = "threads";
+  threads.store = [](RunConfig& c, const SettingValue& v, const std::string&) {
+    c.backend_options["cpu"]["threads"] = std::get<int64_t>(v);
+  };
+  threads.show = [](const RunConfig& c) {
+    return c.backend_options.value("cpu", json::object()).value("threads", default_cpu_threads());
+  };
+  table.push_back(threads);
+
   table.push_back(switch_setting(
       "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
       &RunConfig::graph));
@@ -383,26 +413,21 @@ std::vector<Setting> make_settings() {
       "With several devices, run them all at once (a busy node) instead of one after another",
       &RunConfig::devices_parallel));
 
-  Setting json_path;
-  json_path.flag = "--json";
-  json_path.value_name = "FILE";
-  json_path.help = "Write the JSON report to FILE";
-  json_path.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
-    c.json_path = std::get<std::string>(v);
-    // An empty path would read as "no report": refused rather than a run whose report is lost.
-    if (c.json_path.empty()) throw UsageError(fmt::format("{} '': the file name is empty", where));
-  };
-  table.push_back(json_path);
-
-  Setting dump;
-  dump.flag = "--dump";
-  dump.value_name = "DIR";
-  dump.help = "Write x, W, b, the reference and each y as .npy under DIR";
-  dump.store = [](RunConfig& c, const SettingValue& v, const std::string& where) {
-    c.dump_dir = std::get<std::string>(v);
-    if (c.dump_dir.empty()) throw UsageError(fmt::format("{} '': the folder name is empty", where));
-  };
-  table.push_back(dump);
+  table.push_back(output_setting(
+      "--json", "FILE",
+      "Write the JSON report to FILE ('-': standard output; the table then goes to stderr)",
+      "file", &RunConfig::json_path));
+  table.push_back(output_setting(
+      "--csv", "FILE", "Also write the results as CSV to FILE, one row per result ('-': stdout)",
+      "file", &RunConfig::csv_path));
+  table.push_back(output_setting(
+      "--markdown", "FILE",
+      "Also append the results as a Markdown table to FILE, e.g. $GITHUB_STEP_SUMMARY ('-': "
+      "stdout)",
+      "file", &RunConfig::markdown_path));
+  table.push_back(output_setting("--dump", "DIR",
+                                 "Write x, W, b, the reference and each y as .npy under DIR",
+                                 "folder", &RunConfig::dump_dir));
 
   Setting quiet = switch_setting("--quiet", "", "Print only the result table", &RunConfig::quiet);
   quiet.alias = "-q";

@@ -22,6 +22,7 @@
 #include "config/run_config.h"
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
+#include "dump/npy.h"
 #include "io/output_file.h"
 #include "io/standard_streams.h"
 #include "report/report.h"
@@ -142,12 +143,20 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
   if (!json.empty() && same_output(json, config.dump_dir)) refuse_json_in_dump(config.dump_dir);
   std::vector<std::string> names;
   for (const BackendEntry& entry : chosen) names.push_back(entry.info.name);
-  for (const Problem& problem : config.problems)
+  for (const Problem& problem : config.problems) {
+    // The folder of the problem's files, which the dump creates (a report there is lost to it).
+    const std::string folder = dump_folder_name(config.dump_dir, problem);
+    if (!json.empty() && same_output(json, folder))
+      throw UsageError(fmt::format("--json '{}' is the folder --dump '{}' creates for problem {}; "
+                                   "give another file",
+                                   for_terminal(json, kPathEchoLimit),
+                                   for_terminal(config.dump_dir, kPathEchoLimit), problem.shape()));
     for (const std::string& file : dump_files(config.dump_dir, problem, names)) {
       if (!json.empty() && same_output(json, file)) refuse_json_in_dump(file);
       struct stat status {};
       if (::lstat(file.c_str(), &status) == 0) check_output_path(file, "--dump", inputs);
     }
+  }
 }
 
 // The table on stdout; "" or why it could not be printed (stdout closed, a full disk).

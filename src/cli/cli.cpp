@@ -15,6 +15,7 @@
 #include "external/backend_table.h"
 #include "cli/compare_command.h"
 #include "cli/merge_command.h"
+#include "cli/out_of_memory.h"
 #include "cli/parse_errors.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -36,6 +37,8 @@ namespace {
 
 // Messages quote values as given; past this length they are cut (one line, whatever the input).
 constexpr size_t kMessageEchoLimit = 2000;
+
+constexpr const char* kOutOfMemory = "mishbench: out of host memory; use smaller --m/--n/--k";
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -268,6 +271,7 @@ int run_cli(int argc, char** argv) {
   make_stderr_best_effort();
   ignore_write_signals();
   install_interrupt_cleanup();
+  exit_3_when_out_of_memory(kOutOfMemory);
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& error) {
@@ -281,7 +285,7 @@ int run_cli(int argc, char** argv) {
                for_terminal(error.what(), kMessageEchoLimit));
     return error.out_of_memory() ? kExitEnvironment : kExitFailure;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "mishbench: out of host memory; use smaller --m/--n/--k\n");
+    fmt::print(stderr, "{}\n", kOutOfMemory);
     return kExitEnvironment;
   } catch (const std::system_error& error) {  // printing on stdout: closed, full, no reader
     fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));

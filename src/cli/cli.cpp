@@ -16,6 +16,7 @@
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/merge_command.h"
+#include "cli/out_of_memory.h"
 #include "cli/parse_errors.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -23,6 +24,7 @@
 #include "config/run_config.h"
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
+#include "dump/npy.h"
 #include "export/run_outputs.h"
 #include "io/output_file.h"
 #include "io/standard_output.h"
@@ -38,6 +40,8 @@ namespace {
 
 // Messages quote values as given; past this length they are cut (one line, whatever the input).
 constexpr size_t kMessageEchoLimit = 2000;
+
+constexpr const char* kOutOfMemory = "mishbench: out of host memory; use smaller --m/--n/--k";
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -147,12 +151,20 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
   if (!json.empty() && same_output(json, config.dump_dir)) refuse_json_in_dump(config.dump_dir);
   std::vector<std::string> names;
   for (const BackendEntry& entry : chosen) names.push_back(entry.info.name);
-  for (const Problem& problem : config.problems)
+  for (const Problem& problem : config.problems) {
+    // The folder of the problem's files, which the dump creates (a report there is lost to it).
+    const std::string folder = dump_folder_name(config.dump_dir, problem);
+    if (!json.empty() && same_output(json, folder))
+      throw UsageError(fmt::format("--json '{}' is the folder --dump '{}' creates for problem {}; "
+                                   "give another file",
+                                   for_terminal(json, kPathEchoLimit),
+                                   for_terminal(config.dump_dir, kPathEchoLimit), problem.shape()));
     for (const std::string& file : dump_files(config.dump_dir, problem, names)) {
       if (!json.empty() && same_output(json, file)) refuse_json_in_dump(file);
       struct stat status {};
       if (::lstat(file.c_str(), &status) == 0) check_output_path(file, "--dump", inputs);
     }
+  }
 }
 
 // The table on `out`; "" or why it could not be printed (stdout closed, a full disk).
@@ -274,6 +286,7 @@ int run_cli(int argc, char** argv) {
   make_stderr_best_effort();
   ignore_write_signals();
   install_interrupt_cleanup();
+  exit_3_when_out_of_memory(kOutOfMemory);
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& error) {
@@ -287,7 +300,7 @@ int run_cli(int argc, char** argv) {
                for_terminal(error.what(), kMessageEchoLimit));
     return error.out_of_memory() ? kExitEnvironment : kExitFailure;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "mishbench: out of host memory; use smaller --m/--n/--k\n");
+    fmt::print(stderr, "{}\n", kOutOfMemory);
     return kExitEnvironment;
   } catch (const std::system_error& error) {  // printing on stdout: closed, full, no reader
     fmt::print(stderr, "mishbench: {}\n", for_terminal(error.what(), kMessageEchoLimit));

@@ -5,6 +5,7 @@
 #include <new>
 #include <system_error>
 
+#include "cli/out_of_memory.h"
 #include "common/errors.h"
 #include "common/untrusted_text.h"
 #include "io/output_file.h"
@@ -23,6 +24,7 @@ int fail(const SubcommandMessages& messages, int code, std::string_view message)
 
 int run_reporting_failures(const SubcommandMessages& messages, const std::function<int()>& body) {
   install_interrupt_cleanup();
+  exit_3_when_out_of_memory(fmt::format("mishbench {}: {}", messages.name, messages.out_of_memory));
   try {
     return body();
   } catch (const UsageError& error) {

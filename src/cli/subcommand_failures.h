@@ -14,7 +14,8 @@ struct SubcommandMessages {
 };
 
 // Runs `body` (it returns the exit code), after installing the interrupt cleanup; a UsageError
-// exits 2, an EnvironmentError, host memory running out or stdout failing 3, anything else 2.
+// exits 2, an EnvironmentError, host memory running out (also where no handler can catch it:
+// cli/out_of_memory.h) or stdout failing 3, anything else 2.
 int run_reporting_failures(const SubcommandMessages& messages, const std::function<int()>& body);
 
 }  // namespace mish

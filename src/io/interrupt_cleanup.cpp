@@ -65,16 +65,21 @@ void write_to_stderr(const char* text, size_t length) {
   }
 }
 
+// Removes the slot's temporary file, or cuts its appended file back.
+void clean_up(Slot& slot) {
+  if (slot.temporary[0] != '\0') ::unlinkat(slot.folder_fd, slot.temporary, 0);
+  if (slot.restore_size >= 0) {
+    while (::ftruncate(slot.append_fd, slot.restore_size) != 0 && errno == EINTR) {
+    }
+  }
+}
+
 extern "C" void on_interrupt(int signal_number) {
   const int saved_errno = errno;
   bool reported = false;
   for (Slot& slot : slots) {
     if (slot.state.load(std::memory_order_acquire) != kLive) continue;
-    if (slot.temporary[0] != '\0') ::unlinkat(slot.folder_fd, slot.temporary, 0);
-    if (slot.restore_size >= 0) {
-      while (::ftruncate(slot.append_fd, slot.restore_size) != 0 && errno == EINTR) {
-      }
-    }
+    clean_up(slot);
     write_to_stderr(slot.line, slot.line_length);
     reported = true;
   }
@@ -134,6 +139,13 @@ int register_output(const Registration& registration, std::string_view what,
   }
   throw EnvironmentError(fmt::format("cannot write {} '{}': more than {} outputs open at once",
                                      what, for_terminal(path, kPathEchoLimit), kSlots));
+}
+
+void clean_up_outputs() noexcept {
+  const int saved_errno = errno;
+  for (Slot& slot : slots)
+    if (slot.state.load(std::memory_order_acquire) == kLive) clean_up(slot);
+  errno = saved_errno;
 }
 
 void unregister_output(int slot) noexcept {

@@ -22,6 +22,11 @@ struct Registration {
 int register_output(const Registration& registration, std::string_view what, std::string_view path);
 void unregister_output(int slot) noexcept;
 
+// What the signal handler does to every output still registered (temporary files removed,
+// appends cut back), without a word: for a process ending otherwise (out of memory). Async-signal
+// safe, and allocates nothing.
+void clean_up_outputs() noexcept;
+
 // Holds back the signals that end the process for its lifetime, so that a rename and its
 // unregistering happen together: a signal after the rename cannot claim that nothing was written.
 class InterruptsHeld {

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +20,12 @@ constexpr size_t kMaxFds = 8;
 Channel::~Channel() {
   for (int fd : pending_fds_) ::close(fd);
   if (fd_ >= 0) ::close(fd_);
+  if (peer_fd_ >= 0) ::close(peer_fd_);
+}
+
+void Channel::watch(pid_t pid) {
+  if (peer_fd_ >= 0) ::close(peer_fd_);
+  peer_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // close-on-exec by default
 }
 
 bool Channel::send(const nlohmann::json& message, const std::vector<int>& fds) {
@@ -65,10 +72,15 @@ bool Channel::fill(std::optional<std::chrono::steady_clock::time_point> deadline
       }
       wait_ms = static_cast<int>(std::min<long long>(left.count(), 1 << 30));
     }
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, wait_ms);
+    pollfd p[2] = {{fd_, POLLIN, 0}, {peer_fd_, POLLIN, 0}};  // a negative fd: ignored
+    const int ready = ::poll(p, 2, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) continue;  // the deadline check above decides
+    if (p[0].revents == 0 && p[1].revents != 0) {  // it ended, and all it sent has been read
+      error_ = "the peer process ended";
+      status = Status::closed;
+      return false;
+    }
     char data[1 << 16];
     iovec io{data, sizeof(data)};
     msghdr header{};

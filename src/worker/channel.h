@@ -2,6 +2,8 @@
 // with file descriptors passed alongside where a message needs them (shared host buffers).
 // Reads wait with a deadline, so a silent peer is noticed rather than waited for forever.
 #pragma once
+#include <sys/types.h>
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -20,6 +22,11 @@ class Channel {
 
   int fd() const { return fd_; }
 
+  // From now on a receive also ends (closed) when process `pid`, the peer, has ended, even while
+  // the socket stays open because a process it left behind holds its end. Without pidfd_open
+  // (Linux before 5.3) only the socket's end is seen.
+  void watch(pid_t pid);
+
   // Sends one message, with `fds` attached; false when the peer is gone.
   bool send(const nlohmann::json& message, const std::vector<int>& fds = {});
 
@@ -36,6 +43,7 @@ class Channel {
   bool fill(std::optional<std::chrono::steady_clock::time_point> deadline, Status& status);
 
   int fd_;
+  int peer_fd_ = -1;  // a pidfd of the peer process: readable once it has ended
   std::string buffer_;       // bytes received past the last complete line
   std::vector<int> pending_fds_;
   std::string error_;

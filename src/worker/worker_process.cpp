@@ -1,15 +1,25 @@
 #include "worker/worker_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "backends/backend.h"
 #include "common/errors.h"
@@ -24,10 +34,68 @@ namespace {
 constexpr int kWorkerSocketFd = 3;
 constexpr size_t kOutputKept = 8 << 10;  // bytes of the worker's output kept for messages
 
+// The workers alive, by pid. Held while a worker is started, so that end_strays never takes one
+// being born for a stray, and while strays are ended.
+std::mutex workers_mutex;
+std::set<pid_t> live_workers;
+
+// This process's children, as /proc lists them (the parent's pid is the 4th field of stat,
+// after a name in parentheses that may hold anything).
+std::vector<pid_t> children() {
+  std::vector<pid_t> found;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return found;
+  const pid_t self = ::getpid();
+  while (const dirent* entry = ::readdir(proc)) {
+    char* end = nullptr;
+    const long pid = std::strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    char path[64], text[512] = {};
+    std::snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    std::FILE* stat = std::fopen(path, "re");
+    if (stat == nullptr) continue;  // gone meanwhile
+    const size_t length = std::fread(text, 1, sizeof(text) - 1, stat);
+    std::fclose(stat);
+    text[length] = '\0';
+    const char* after_name = std::strrchr(text, ')');
+    char state = 0;
+    long parent = 0;
+    if (after_name != nullptr && std::sscanf(after_name + 1, " %c %ld", &state, &parent) == 2 &&
+        parent == self)
+      found.push_back(static_cast<pid_t>(pid));
+  }
+  ::closedir(proc);
+  return found;
+}
+
+// Ends and reaps every child of this process that is not a live worker. This process is a
+// subreaper (PR_SET_CHILD_SUBREAPER), so what a worker leaves behind when it ends (a plugin's
+// or solution's helper that left its session with setsid, a daemon it started) is handed to us
+// rather than to init: each such stray, and in turn each stray's own children, is ended here.
+// A process stuck in the kernel (uninterruptible) is left after a few seconds, as a zombie to
+// reap next time.
+void end_strays() {
+  const std::lock_guard<std::mutex> lock(workers_mutex);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<pid_t> strays;
+    for (pid_t pid : children())
+      if (live_workers.count(pid) == 0) strays.push_back(pid);
+    if (strays.empty()) return;
+    for (pid_t pid : strays) ::kill(pid, SIGKILL);
+    for (pid_t pid : strays)
+      while (::waitpid(pid, nullptr, WNOHANG) == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 }  // namespace
 
 WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, std::string label)
     : label_(std::move(label)) {
+  // What a worker leaves behind comes back to this process, to be ended (end_strays).
+  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  (void)subreaper;
   int sockets[2], output[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
     throw EnvironmentError(fmt::format("cannot create a socket for a worker: {}",
@@ -63,8 +131,12 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, std::string l
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setpgroup(&attributes, 0);  // its own group: killed with its children
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
-  const int spawned = ::posix_spawn(&pid_, pointers[0], &actions, &attributes, pointers.data(),
-                                    environ);
+  int spawned;
+  {
+    const std::lock_guard<std::mutex> lock(workers_mutex);
+    spawned = ::posix_spawn(&pid_, pointers[0], &actions, &attributes, pointers.data(), environ);
+    if (spawned == 0) live_workers.insert(pid_);
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   ::close(sockets[1]);
@@ -78,6 +150,8 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, std::string l
                                        std::strerror(spawned)));
   }
   channel_ = std::make_unique<Channel>(sockets[0]);
+  channel_->watch(pid_);  // its end is seen even when a descendant keeps the socket open
+  if (::pipe2(stop_reading_, O_CLOEXEC) != 0) stop_reading_[0] = stop_reading_[1] = -1;
   output_reader_ = std::thread([this, fd = output[0]] { capture_output(fd); });
 }
 
@@ -88,18 +162,41 @@ WorkerProcess::~WorkerProcess() {
     channel_->receive(ignored, std::chrono::milliseconds(1000));
     kill();
   }
+  // The worker and what it left are gone; whoever else holds its output pipe (a process outside
+  // this tree it was passed to) is not waited for.
+  if (stop_reading_[1] >= 0) {
+    const char stop = 1;
+    while (::write(stop_reading_[1], &stop, 1) < 0 && errno == EINTR) {
+    }
+  }
   if (output_reader_.joinable()) output_reader_.join();
+  for (int fd : stop_reading_)
+    if (fd >= 0) ::close(fd);
 }
 
 void WorkerProcess::capture_output(int fd) {
   char data[4096];
+  bool stopping = false;                  // asked to stop: only what is there already is read
+  size_t left_to_read = 2 * kOutputKept;  // once stopping (a stranger may write on)
   while (true) {
+    pollfd ready[2] = {{fd, POLLIN, 0}, {stop_reading_[0], POLLIN, 0}};  // a negative fd: ignored
+    const int count = ::poll(ready, stopping ? 1 : 2, stopping ? 0 : -1);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) break;
+    if (!stopping && ready[1].revents != 0) {
+      stopping = true;
+      continue;
+    }
+    if (ready[0].revents == 0) break;  // stopping, and nothing more is there
     const ssize_t n = ::read(fd, data, sizeof(data));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    std::lock_guard<std::mutex> lock(output_mutex_);
-    output_.append(data, static_cast<size_t>(n));
-    if (output_.size() > 2 * kOutputKept) output_.erase(0, output_.size() - kOutputKept);
+    {
+      std::lock_guard<std::mutex> lock(output_mutex_);
+      output_.append(data, static_cast<size_t>(n));
+      if (output_.size() > 2 * kOutputKept) output_.erase(0, output_.size() - kOutputKept);
+    }
+    if (stopping && (left_to_read -= std::min(left_to_read, size_t(n))) == 0) break;
   }
   ::close(fd);
 }
@@ -116,8 +213,17 @@ void WorkerProcess::kill() {
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  reaped(status);
+}
+
+void WorkerProcess::reaped(int status) {
   exit_status_ = status;
   dead_ = true;
+  {
+    const std::lock_guard<std::mutex> lock(workers_mutex);
+    live_workers.erase(pid_);
+  }
+  end_strays();  // its whole tree ends with it
 }
 
 std::string WorkerProcess::describe_exit() {
@@ -126,8 +232,7 @@ std::string WorkerProcess::describe_exit() {
     int status = 0;
     for (int i = 0; i < 50 && !dead_; ++i) {
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        exit_status_ = status;
-        dead_ = true;
+        reaped(status);
       } else {
         ::usleep(20000);
       }

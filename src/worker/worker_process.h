@@ -1,7 +1,12 @@
 // A worker process as the tool sees it: started with one end of a socket pair as descriptor 3,
 // its stdout and stderr captured (a backend's prints never reach the tool's output), asked one
 // request at a time under a watchdog, and killed, with its whole process group, when it stops
-// answering. Its death and its last output become the failing backend's reason.
+// answering. Its death and its last output become the failing backend's reason. Its whole
+// descendant tree ends with it, even a process that left its session (setsid): the tool is a
+// subreaper, and when a worker ends, every child of the tool that is not a live worker is ended
+// and reaped (so is, with --isolate none, a child an in-process plugin left running). Its death
+// is seen as it happens, not when its socket and output pipe close, which a descendant holding
+// them could delay forever.
 #pragma once
 #include <sys/types.h>
 
@@ -48,6 +53,7 @@ class WorkerProcess {
  private:
   [[noreturn]] void fail(const std::string& what);
   std::string describe_exit();
+  void reaped(int status);  // records how it ended, then ends what it left behind
   void capture_output(int fd);
 
   std::string label_;
@@ -55,6 +61,7 @@ class WorkerProcess {
   bool dead_ = false;
   int exit_status_ = 0;
   std::unique_ptr<Channel> channel_;
+  int stop_reading_[2] = {-1, -1};  // a pipe: a byte written asks the output reader to stop
   std::thread output_reader_;
   mutable std::mutex output_mutex_;
   std::string output_;

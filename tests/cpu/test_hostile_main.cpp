@@ -456,6 +456,14 @@ const std::vector<HostileInput> kOutputs = {
     {"json_is_a_dump_file",
      bench({"--json", "{dir}/" + kDumpFolder + "/w.npy", "--dump", "{dir}/dump"}), 2,
      "--json '{dir}/" + kDumpFolder + "/w.npy' is also written by --dump", folder(kDumpFolder)},
+    {"json_is_a_problem_folder_of_the_dump",
+     bench({"--json", "{dir}/" + kDumpFolder, "--dump", "{dir}/dump"}), 2,
+     "--json '{dir}/" + kDumpFolder + "' is the folder --dump '{dir}/dump' creates for problem "
+     "8x16x32; give another file",
+     folder("dump")},
+    {"json_is_a_problem_folder_of_the_dump_spelled_otherwise",
+     bench({"--json", "{dir}/./dump/./8x16x32-kernelbench-seed42", "--dump", "{dir}/dump/"}), 2,
+     "is the folder --dump '{dir}/dump/' creates", folder("dump")},
     {"json_is_the_dump_folder_to_be", bench({"--json", "{dir}/out", "--dump", "{dir}/out"}), 2,
      "--json '{dir}/out' is also written by --dump '{dir}/out'"},
     {"dump_is_the_config", with_config({"--dump", "{dir}/c.json"}), 2, "is not a folder",
@@ -740,6 +748,44 @@ TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
   EXPECT_EQ(json::parse(read_text(dir / "r.json"))["results"][0]["status"], "ok");
   fs::remove_all(dir);
 }
+
+// A plugin's helper that leaves the worker's session (setsid) and keeps its stdout, stderr and
+// socket open: the run ends as if it were not there, and the helper ends with the worker.
+class HostileDescendant : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostileDescendant, EndsWithTheWorkerAndHoldsNothingUp) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("mish_hostile_stranger_" + std::to_string(::getpid()) + GetParam());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const bool crash = GetParam() == "then_crash";
+  std::vector<std::string> more = {
+      "--plugin", test_plugin("leaves_a_stranger"), "--backend", "leaves-a-stranger",
+      "--backend-option", "leaves-a-stranger.pid_file=" + (dir / "stranger.pid").string()};
+  if (crash) more.insert(more.end(), {"--backend-option", "leaves-a-stranger.then=crash"});
+  ProcessOptions options;
+  options.timeout_seconds = 30;
+  const ProcessResult r = run_mishbench(bench(more), dir.string(), options);
+  EXPECT_FALSE(r.timed_out) << "hung on what the stranger holds";
+  if (crash) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.out.find("the worker died in a verification run: signal 11"), std::string::npos)
+        << r.out;
+  } else {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  std::ifstream in(dir / "stranger.pid");
+  pid_t stranger = 0;
+  ASSERT_TRUE(in >> stranger) << "the plugin did not start its helper";
+  const bool alive = ::kill(stranger, 0) == 0;
+  EXPECT_FALSE(alive) << "the stranger " << stranger << " outlived the run";
+  if (alive) ::kill(stranger, SIGKILL);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strangers, HostileDescendant,
+                         ::testing::Values("then_verify", "then_crash"),
+                         [](const auto& info) { return info.param; });
 
 // A signal while the run is blocked writing an output (a FIFO nobody opened for reading, which
 // a report or a dump file waits on) or while a backend runs: one line says what was interrupted,

@@ -44,7 +44,7 @@ Examples:
   mishbench --backend=cpu --config configs/ci.json   host only, small shapes (no GPU needed)
   mishbench --backend=separate,fused --m 256 --seed 7 --dump dump/
   mishbench --backend=fp16x3 --backend-option fp16x3.chunks=4 --include-prepack
-  mishbench --backend=fused --max-noise=0.005 --timeout=20   sample until the median is tight
+  mishbench --backend=fused --max-noise=0.5% --timeout=20   sample until the median is tight
   mishbench --backend=separate,fused --graph --l2=hot   add CUDA-graph replay timing, warm L2
   mishbench --solution model_new.py --backend=model_new,fused   a KernelBench solution file
   mishbench --backend=torch-eager,torch-compile   PyTorch itself (needs a python with torch)

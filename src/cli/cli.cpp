@@ -199,8 +199,9 @@ int run(const CommandLine& line, int argc, char** argv) {
     return printed_on_stdout();
   }
   const BackendTable table = build_backend_table(config);
-  check_backend_options(table, config.backend_options);
-  const BackendTable chosen = select_backends(table, config.backends);
+  const std::vector<std::string> shipped = shipped_solution_names();
+  check_backend_options(table, config.backend_options, shipped);
+  const BackendTable chosen = select_backends(table, config.backends, shipped);
   check_outputs(config, line, chosen);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);

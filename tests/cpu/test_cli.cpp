@@ -108,6 +108,32 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_config_key", "--config {dir}/unknown-key.json", "unknown key 'iterations'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST_F(Cli, AnUnknownBackendIsNamedWithTheClosestOneOrHowToLoadOne) {
+  Invocation r = run("--backend=fusd");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("mishbench: unknown backend 'fusd' (did you mean 'fused'?); known "
+                        "backends: naive, ",
+                        0),
+            0u)
+      << r.err;
+  r = run("--backend=cpu,torch-egaer");
+  EXPECT_NE(r.err.find("(did you mean 'torch-eager'?)"), std::string::npos) << r.err;
+  // The shipped solutions are known although a run that does not name them leaves them out.
+  EXPECT_NE(r.err.find(", cpu, torch-compile, torch-eager (see --list-backends)"),
+            std::string::npos)
+      << r.err;
+  r = run("--backend=mine");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("(see --list-backends); a plugin's or a solution's backend joins the run "
+                       "with --plugin LIBRARY or --solution FILE\n"),
+            std::string::npos)
+      << r.err;
+  r = run("--backend-option fusd.x=1");
+  EXPECT_NE(r.err.find("backend option for unknown backend 'fusd' (did you mean 'fused'?)"),
+            std::string::npos)
+      << r.err;
+}
+
 // Without a device, the GPU backends are skipped with the reason, the host backends still run,
 // and the exit code (3) says something could not run for want of a GPU.
 TEST_F(Cli, GpuBackendWithoutDeviceIsSkippedAndTheHostBackendsRun) {

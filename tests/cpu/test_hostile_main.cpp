@@ -699,7 +699,7 @@ const std::vector<HostileInput> kFlags = {
     {"blank_item", with("--backend", " "), 2, "has an empty name in its list"},
     {"backend_twice", with("--backend", "cpu,cpu"), 2, "backend 'cpu' is listed twice"},
     {"backend_case_differs", with("--backend", "CPU"), 2,
-     "unknown backend 'CPU'; known backends: naive, separate, fused"},
+     "unknown backend 'CPU' (did you mean 'cpu'?); known backends: naive, separate, fused"},
     {"isolate_bogus", with("--isolate", "bogus"), 2,
      "--isolate: unknown value 'bogus'; choose one of: auto, all, none"},
     {"l2_bogus", with("--l2", "cold"), 2, "--l2: unknown value 'cold'; choose one of: flush, hot"},

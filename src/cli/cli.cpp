@@ -251,7 +251,12 @@ int dispatch(int argc, char** argv) {
     const char* help = compare->parsed() ? "mishbench compare --help"
                        : ab->parsed()    ? "mishbench ab --help"
                                          : "mishbench --help";
-    fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, app.remaining(true), help));
+    const CLI::App& parsing = compare->parsed() ? *compare
+                              : ab->parsed()    ? *ab
+                              : merge->parsed() ? *merge
+                                                : app;
+    fmt::print(stderr, "mishbench: {}\n",
+               describe_parse_error(error, app.remaining(true), flag_names(parsing), help));
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);

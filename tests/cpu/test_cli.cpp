@@ -108,6 +108,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_config_key", "--config {dir}/unknown-key.json", "unknown key 'iterations'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST_F(Cli, AMisspelledFlagIsNamedWithTheClosestOneAndTakesItsValue) {
+  Invocation r = run("--iter 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "mishbench: unknown flag '--iter' (did you mean --iters?); see mishbench --help\n");
+  r = run("compare {dir}/a.json {dir}/b.json --treshold 0.05");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "mishbench: unknown flag '--treshold' (did you mean --threshold?); see mishbench "
+            "compare --help\n");
+  r = run("--bogus 3 stray");  // nothing close: no suggestion; the word after its value is stray
+  EXPECT_EQ(r.err, "mishbench: unknown flag '--bogus' and 1 more: 'stray'; see mishbench --help\n");
+}
+
 TEST_F(Cli, AnUnknownBackendIsNamedWithTheClosestOneOrHowToLoadOne) {
   Invocation r = run("--backend=fusd");
   EXPECT_EQ(r.exit_code, 2);

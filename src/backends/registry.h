@@ -20,6 +20,9 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend>()> create;
   bool isolated = false;                // run in a worker process (--isolate)
   std::vector<std::string> worker_argv;  // how to start that worker (it serves info.name)
+  // Why the backend cannot run (a solution whose worker did not report it); it then fails at
+  // setup with this reason. Empty for a backend that can.
+  std::string unusable;
 };
 using BackendTable = std::vector<BackendEntry>;
 

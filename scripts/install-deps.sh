@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Makes sure that what mishbench needs to build and test is usable, and installs only what is not:
-#   commands on PATH  cmake >= 3.24, ninja, a g++ that compiles C++17, nvcc from CUDA 12 or newer
-#                     (on PATH or in /usr/local/cuda/bin)
-#   CMake packages    CLI11, fmt, nlohmann_json >= 3.10, GTest, OpenMP, OpenBLAS (or BLAS and
-#                     cblas.h), looked for as the project's CMakeLists.txt looks for them
-#   Python modules    numpy, matplotlib, jsonschema, importable by the python3 on PATH
+# Makes sure that what mishbench needs is usable, and installs only what is not.
+#
+# Usage: scripts/install-deps.sh [--tests] [--check]
+#   (no flag)  what building and running need:
+#     commands on PATH  cmake >= 3.24, ninja, a g++ that compiles C++17, nvcc from CUDA 12 or
+#                       newer (on PATH or in /usr/local/cuda/bin)
+#     CMake packages    CLI11, fmt, nlohmann_json >= 3.10, OpenMP, OpenBLAS (or BLAS and cblas.h),
+#                       looked for as the project's CMakeLists.txt looks for them
+#   --tests    also what the tests need: the CMake package GTest, and python3 with numpy,
+#              matplotlib and jsonschema (the solution, plot and report-schema tests)
+#   --check    install nothing: only say what is missing (exit 1 when something is)
 # What is usable counts, wherever it came from (pip, conda, a vendor installer, a virtualenv):
 # nothing is asked for by package name unless its capability is missing. Missing pieces come
 # from apt (through sudo when not root) or, for the modules of a python3 that is not the
@@ -13,10 +18,26 @@
 set -euo pipefail
 
 readonly min_cmake=3.24 min_cuda=12.0
-readonly python_modules=(numpy matplotlib jsonschema)
+readonly run_packages=(CLI11 fmt nlohmann_json OpenMP_CXX OpenBLAS)
+readonly test_packages=(GTest)
+readonly test_python_modules=(numpy matplotlib jsonschema)
 readonly cuda_download="https://developer.nvidia.com/cuda-downloads"
 
 log() { echo "install-deps: $*"; }
+
+tests=false
+check_only=false
+for argument in "$@"; do
+  case "$argument" in
+    --tests) tests=true ;;
+    --check) check_only=true ;;
+    -h | --help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown argument '$argument'; usage: $0 [--tests] [--check]" >&2
+       exit 2 ;;
+  esac
+done
+packages=("${run_packages[@]}")
+if $tests; then packages+=("${test_packages[@]}"); fi
 
 # Whether dotted version $1 is at least $2.
 at_least() { [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" == "$2" ]]; }
@@ -109,7 +130,7 @@ if(NOT OpenBLAS_FOUND)
     set(OpenBLAS_FOUND TRUE)
   endif()
 endif()
-foreach(package CLI11 fmt nlohmann_json GTest OpenMP_CXX OpenBLAS)
+foreach(package ${PROBE_PACKAGES})
   if(${package}_FOUND)
     message(STATUS "probe: found ${package}")
   else()
@@ -117,7 +138,8 @@ foreach(package CLI11 fmt nlohmann_json GTest OpenMP_CXX OpenBLAS)
   endif()
 endforeach()
 EOF
-  if ! output=$(cmake -S "$probe" -B "$probe/build" -G Ninja 2>&1); then
+  if ! output=$(cmake -S "$probe" -B "$probe/build" -G Ninja \
+                      "-DPROBE_PACKAGES=$(IFS=';'; echo "${packages[*]}")" 2>&1); then
     rm -rf "$probe"
     lack "a working CMake configure" "cmake could not configure an empty C++ project: $output"
     return
@@ -161,7 +183,7 @@ check_python() {
   local module system=false python
   python=$(command -v python3)
   if system_python; then system=true; fi
-  for module in "${python_modules[@]}"; do
+  for module in "${test_python_modules[@]}"; do
     if python3 -c "import $module" 2>/dev/null; then
       found+=("$module")
     elif $system; then
@@ -181,7 +203,7 @@ check_all() {
   else
     missing+=("the CMake packages: not checked until cmake, ninja and g++ are usable")
   fi
-  check_python
+  if $tests; then check_python; fi
 }
 
 cannot_install=()  # why what is missing could not be installed
@@ -228,6 +250,7 @@ install_with_pip() {
 
 # Two rounds: a missing cmake hides which CMake packages are missing until it is installed.
 for _ in 1 2; do
+  $check_only && break
   check_all
   ((${#apt_wanted[@]} + ${#pip_wanted[@]} == 0)) && break
   installed=true
@@ -237,10 +260,12 @@ for _ in 1 2; do
 done
 check_all
 
+if $tests; then purpose="built and tested"; else purpose="built and run"; fi
 if ((${#missing[@]} > 0)); then
-  echo "install-deps: missing, so mishbench cannot be built and tested yet:" >&2
+  echo "install-deps: missing, so mishbench cannot be $purpose yet:" >&2
   for entry in "${missing[@]}"; do echo "  - $entry" >&2; done
   for reason in "${cannot_install[@]}"; do echo "install-deps: could not install: $reason" >&2; done
+  if $check_only; then echo "install-deps: nothing was installed (--check)" >&2; fi
   exit 1
 fi
 log "everything is present: ${found[*]}"

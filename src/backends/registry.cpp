@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/errors.h"
+#include "common/nearest_name.h"
 #include "common/untrusted_text.h"
 
 // The one list of built-in backends, in their fixed order. Each name `id` is a backend adapter
@@ -43,12 +44,30 @@ BackendTable builtin_backends() {
   return table;
 }
 
+namespace {
+
+// "<what> 'fusd' (did you mean 'fused'?); known backends: ... (see --list-backends)"; for a name
+// like none of them, how a backend from outside the tool joins the run.
+UsageError unknown_backend(const char* what, std::string_view name, const BackendTable& table,
+                           const std::vector<std::string>& also_known) {
+  std::vector<std::string> known = backend_names(table);
+  for (const std::string& more : also_known)
+    if (std::find(known.begin(), known.end(), more) == known.end()) known.push_back(more);
+  const std::optional<std::string> nearest = nearest_name(name, known);
+  return UsageError(fmt::format(
+      "{} '{}'{}; known backends: {} (see --list-backends){}", what, for_terminal(name),
+      nearest ? fmt::format(" (did you mean '{}'?)", *nearest) : "", fmt::join(known, ", "),
+      nearest ? "" : "; a plugin's or a solution's backend joins the run with --plugin LIBRARY "
+                     "or --solution FILE"));
+}
+
+}  // namespace
+
 std::unique_ptr<Backend> make_builtin_backend(std::string_view name) {
   const BackendTable table = builtin_backends();
   for (const BackendEntry& entry : table)
     if (entry.info.name == name) return entry.create();
-  throw UsageError(fmt::format("unknown backend '{}'; known backends: {}", for_terminal(name),
-                               fmt::join(backend_names(table), ", ")));
+  throw unknown_backend("unknown backend", name, table, {});
 }
 
 std::vector<std::string> backend_names(const BackendTable& table) {
@@ -57,15 +76,15 @@ std::vector<std::string> backend_names(const BackendTable& table) {
   return names;
 }
 
-BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested) {
+BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested,
+                             const std::vector<std::string>& also_known) {
   if (requested.empty() || (requested.size() == 1 && requested[0] == "all")) return table;
   const std::vector<std::string> known = backend_names(table);
   for (size_t i = 0; i < requested.size(); ++i) {
     const std::string& name = requested[i];
     if (name == "all") throw UsageError("--backend=all cannot be combined with other names");
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw UsageError(fmt::format("unknown backend '{}'; known backends: {} (see --list-backends)",
-                                   for_terminal(name), fmt::join(known, ", ")));
+      throw unknown_backend("unknown backend", name, table, also_known);
     if (std::find(requested.begin(), requested.begin() + i, name) != requested.begin() + i)
       throw UsageError(fmt::format("backend '{}' is listed twice", for_terminal(name)));
   }
@@ -76,15 +95,14 @@ BackendTable select_backends(const BackendTable& table, const std::vector<std::s
   return chosen;
 }
 
-void check_backend_options(const BackendTable& table, const nlohmann::json& options) {
+void check_backend_options(const BackendTable& table, const nlohmann::json& options,
+                           const std::vector<std::string>& also_known) {
   for (const auto& item : options.items()) {
     const auto known = std::find_if(table.begin(), table.end(), [&](const BackendEntry& entry) {
       return entry.info.name == item.key();
     });
     if (known == table.end())
-      throw UsageError(fmt::format("backend option for unknown backend '{}'; known backends: {}",
-                                   for_terminal(item.key()),
-                                   fmt::join(backend_names(table), ", ")));
+      throw unknown_backend("backend option for unknown backend", item.key(), table, also_known);
     // A backend made only in its worker checks its options there, at setup.
     if (known->create) known->create()->configure(item.value());
   }

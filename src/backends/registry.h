@@ -20,6 +20,9 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend>()> create;
   bool isolated = false;                // run in a worker process (--isolate)
   std::vector<std::string> worker_argv;  // how to start that worker (it serves info.name)
+  // Why the backend cannot run (a solution whose worker did not report it); it then fails at
+  // setup with this reason. Empty for a backend that can.
+  std::string unusable;
 };
 using BackendTable = std::vector<BackendEntry>;
 
@@ -32,13 +35,17 @@ std::unique_ptr<Backend> make_builtin_backend(std::string_view name);
 std::vector<std::string> backend_names(const BackendTable& table);
 
 // Resolves "all" (the table, in its order) or a list of names (in the order given) against
-// `table`; throws UsageError on an unknown or repeated name, or "all" mixed with names.
-BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested);
+// `table`; throws UsageError on an unknown or repeated name, or "all" mixed with names. The
+// message for an unknown name lists the table's names and `also_known` (names that join the
+// table when --backend names them: the shipped solutions), with the closest one, if any.
+BackendTable select_backends(const BackendTable& table, const std::vector<std::string>& requested,
+                             const std::vector<std::string>& also_known = {});
 
 // Checks {"name": {options}} against every backend of `table`, selected in this run or not:
 // throws UsageError for an unknown backend name or an option the backend rejects (backends that
 // exist only in a worker process check theirs at setup).
-void check_backend_options(const BackendTable& table, const nlohmann::json& options);
+void check_backend_options(const BackendTable& table, const nlohmann::json& options,
+                           const std::vector<std::string>& also_known = {});
 
 // A backend of `entry`, made and given its options from {"name": {options}}.
 std::unique_ptr<Backend> make_configured(const BackendEntry& entry, const nlohmann::json& options);

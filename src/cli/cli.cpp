@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <new>
 #include <optional>
@@ -50,7 +51,7 @@ Examples:
   mishbench --backend=cpu --config configs/ci.json   host only, small shapes (no GPU needed)
   mishbench --backend=separate,fused --m 256 --seed 7 --dump dump/
   mishbench --backend=fp16x3 --backend-option fp16x3.chunks=4 --include-prepack
-  mishbench --backend=fused --max-noise=0.005 --timeout=20   sample until the median is tight
+  mishbench --backend=fused --max-noise=0.5% --timeout=20   sample until the median is tight
   mishbench --backend=separate,fused --graph --l2=hot   add CUDA-graph replay timing, warm L2
   mishbench --solution model_new.py --backend=model_new,fused   a KernelBench solution file
   mishbench --backend=torch-eager,torch-compile   PyTorch itself (needs a python with torch)
@@ -185,15 +186,31 @@ int printed_on_stdout() {
   return kExitOk;
 }
 
-void list_backends(const BackendTable& table) {
+// The table, a backend that cannot run marked `error` with the reason. Exit 2 when one of them is
+// a solution file the command line or config names (bad input), else 0.
+int list_backends(const BackendTable& table, const RunConfig& config) {
   for (const BackendEntry& entry : table) {
     const BackendInfo& info = entry.info;
-    fmt::print("{:<10} {:<6} {:<8} {}{}\n", for_terminal(info.name), to_string(info.placement),
-               info.origin.kind, for_terminal(info.summary, kMessageEchoLimit),
+    fmt::print("{:<10} {:<6} {:<8} {}{}\n", for_terminal(info.name),
+               entry.unusable.empty() ? to_string(info.placement) : "error", info.origin.kind,
+               for_terminal(info.summary, kMessageEchoLimit),
                info.origin.path.empty()
                    ? ""
                    : fmt::format(" [{}]", for_terminal(info.origin.path, kPathEchoLimit)));
   }
+  int status = kExitOk;
+  for (const std::string& named : config.solutions) {
+    std::error_code error;
+    const std::string path = std::filesystem::canonical(named, error).string();
+    for (const BackendEntry& entry : table)
+      if (!entry.unusable.empty() && entry.info.origin.path == path) {
+        fmt::print(stderr, "mishbench: solution '{}' cannot be used: {}\n",
+                   for_terminal(named, kPathEchoLimit),
+                   for_terminal(entry.unusable, kMessageEchoLimit));
+        status = kExitUsage;
+      }
+  }
+  return status;
 }
 
 // Host memory a run holds at once for its largest problem: the inputs, the float64 reference,
@@ -210,12 +227,14 @@ double host_bytes_needed(const RunConfig& config) {
 int run(const CommandLine& line, int argc, char** argv) {
   const RunConfig config = build_config(line);
   if (line.list_backends) {
-    list_backends(build_backend_table(config, ShippedSolutions::all));
-    return printed_on_stdout();
+    const int status = list_backends(build_backend_table(config, ShippedSolutions::all), config);
+    printed_on_stdout();  // throws when the list did not reach stdout
+    return status;
   }
   const BackendTable table = build_backend_table(config);
-  check_backend_options(table, config.backend_options);
-  const BackendTable chosen = select_backends(table, config.backends);
+  const std::vector<std::string> shipped = shipped_solution_names();
+  check_backend_options(table, config.backend_options, shipped);
+  const BackendTable chosen = select_backends(table, config.backends, shipped);
   check_outputs(config, line, chosen);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
@@ -265,7 +284,12 @@ int dispatch(int argc, char** argv) {
     const char* help = compare->parsed() ? "mishbench compare --help"
                        : ab->parsed()    ? "mishbench ab --help"
                                          : "mishbench --help";
-    fmt::print(stderr, "mishbench: {}\n", describe_parse_error(error, app.remaining(true), help));
+    const CLI::App& parsing = compare->parsed() ? *compare
+                              : ab->parsed()    ? *ab
+                              : merge->parsed() ? *merge
+                                                : app;
+    fmt::print(stderr, "mishbench: {}\n",
+               describe_parse_error(error, app.remaining(true), flag_names(parsing), help));
     return kExitUsage;
   }
   if (compare->parsed()) return run_compare(compare_flags);

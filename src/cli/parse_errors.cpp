@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "common/nearest_name.h"
 #include "common/untrusted_text.h"
 
 namespace mish {
@@ -11,19 +13,33 @@ namespace {
 
 constexpr size_t kShownArguments = 3;  // a message names the first few stray arguments
 
-// "unknown flag '--bogus'", "unexpected argument 'stray' and 1 more: 'words'".
-std::string describe_unexpected(const std::vector<std::string>& unexpected) {
+bool is_flag(std::string_view word) { return word.size() > 1 && word[0] == '-'; }
+
+// "unknown flag '--iter' (did you mean --iters?)", "unexpected argument 'stray' and 1 more:
+// 'words'". The word after an unknown flag without "=VALUE" is its value, not a stray word.
+std::string describe_unexpected(const std::vector<std::string>& unexpected,
+                                const std::vector<std::string>& known_flags) {
   if (unexpected.empty()) return "unexpected arguments";
   const std::string& first = unexpected.front();
-  const bool flag = first.size() > 1 && first[0] == '-';
-  std::string text = fmt::format("{} '{}'", flag ? "unknown flag" : "unexpected argument",
-                                 for_terminal(first));
-  if (unexpected.size() == 1) return text;
+  std::string text;
+  size_t placed = 1;
+  if (is_flag(first)) {
+    const std::string_view flag = std::string_view(first).substr(0, first.find('='));
+    const std::string_view bare = flag.substr(std::min(flag.find_first_not_of('-'), flag.size()));
+    const std::optional<std::string> nearest = nearest_name(bare, known_flags);
+    text = fmt::format("unknown flag '{}'{}", for_terminal(first),
+                       nearest ? fmt::format(" (did you mean --{}?)", *nearest) : "");
+    if (flag.size() == first.size() && unexpected.size() > 1 && !is_flag(unexpected[1]))
+      placed = 2;
+  } else {
+    text = fmt::format("unexpected argument '{}'", for_terminal(first));
+  }
+  if (unexpected.size() == placed) return text;
   std::vector<std::string> rest;
-  for (size_t i = 1; i < std::min(unexpected.size(), kShownArguments + 1); ++i)
+  for (size_t i = placed; i < std::min(unexpected.size(), placed + kShownArguments); ++i)
     rest.push_back(fmt::format("'{}'", for_terminal(unexpected[i])));
-  if (unexpected.size() > kShownArguments + 1) rest.push_back("...");
-  return fmt::format("{} and {} more: {}", text, unexpected.size() - 1, fmt::join(rest, " "));
+  if (unexpected.size() > placed + kShownArguments) rest.push_back("...");
+  return fmt::format("{} and {} more: {}", text, unexpected.size() - placed, fmt::join(rest, " "));
 }
 
 bool ends_with(std::string_view text, std::string_view suffix) {
@@ -61,15 +77,23 @@ std::string describe_mismatch(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::string> flag_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app.get_options())
+    for (const std::string& name : option->get_lnames()) names.push_back(name);
+  return names;
+}
+
 std::string describe_parse_error(const CLI::ParseError& error,
                                  const std::vector<std::string>& unexpected,
+                                 const std::vector<std::string>& known_flags,
                                  std::string_view help_command) {
   std::string text = error.what();
   for (char& c : text)
     if (c == '\n') c = ' ';
   std::string described;
   if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr)
-    described = describe_unexpected(unexpected);
+    described = describe_unexpected(unexpected, known_flags);
   else if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr)
     described = describe_mismatch(text);
   if (described.empty()) described = for_terminal(text, 400);

@@ -66,6 +66,20 @@ Integer parse_integer(std::string_view text, std::string_view what, Integer min,
   return value;
 }
 
+// The decimal `number` (all of `text`, or `text` without a unit), finite; messages quote `text`.
+double read_real(std::string_view text, std::string_view number, std::string_view what,
+                 const std::string& expected) {
+  if (text.empty()) refuse(text, what, "is empty", expected);
+  if (!is_decimal_real(number)) refuse(text, what, "is not a decimal number", expected);
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (error == std::errc::result_out_of_range)
+    refuse(text, what, "is beyond what a double holds (about 2.2e-308 to 1.8e308)", expected);
+  if (error != std::errc() || end != number.data() + number.size() || !std::isfinite(value))
+    refuse(text, what, "is not a decimal number", expected);
+  return value == 0.0 ? 0.0 : value;  // -0 reads as 0
+}
+
 }  // namespace
 
 int64_t parse_int(std::string_view text, std::string_view what, int64_t min, int64_t max) {
@@ -84,17 +98,29 @@ double parse_real(std::string_view text, std::string_view what, double min, doub
       unbounded      ? "a finite decimal number"
       : min_excluded ? fmt::format("a number above {} and at most {}", min, max)
                      : fmt::format("a number from {} to {}", min, max);
-  if (text.empty()) refuse(text, what, "is empty", expected);
-  if (!is_decimal_real(text)) refuse(text, what, "is not a decimal number", expected);
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error == std::errc::result_out_of_range)
-    refuse(text, what, "is beyond what a double holds (about 2.2e-308 to 1.8e308)", expected);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    refuse(text, what, "is not a decimal number", expected);
+  const double value = read_real(text, text, what, expected);
   if (value < min || (min_excluded && value == min) || value > max)
     refuse(text, what, "is out of range", expected);
-  return value == 0.0 ? 0.0 : value;  // -0 reads as 0
+  return value;
+}
+
+double parse_fraction(std::string_view text, std::string_view what) {
+  const std::string expected =
+      "a fraction above 0 and below 1 (0.005) or a percent above 0% and at most 100% (0.5%)";
+  const bool percent = !text.empty() && text.back() == '%';
+  const double value =
+      read_real(text, percent ? text.substr(0, text.size() - 1) : text, what, expected);
+  if (percent) {
+    if (value <= 0 || value > 100) refuse(text, what, "is out of range", expected);
+    return value / 100;
+  }
+  if (value >= 1 && value <= 100)
+    throw UsageError(fmt::format("{}: '{}' reads as a percent, but this value is a fraction: "
+                                 "write {}% for {} percent, or {:g} as a fraction",
+                                 what, for_terminal(text), for_terminal(text), for_terminal(text),
+                                 value / 100));
+  if (value <= 0 || value > 1) refuse(text, what, "is out of range", expected);
+  return value;
 }
 
 }  // namespace mish

@@ -8,6 +8,8 @@
 // anywhere, a leading '+', hex ("0x10", "0x1p-3"), "nan", "inf", "infinity", digit group
 // separators, trailing characters ("5ms"), and values outside [min, max] (a real that a double
 // cannot hold, such as 1e999, is outside every range).
+//
+// Fractions (parse_fraction) are reals below 1, or percents: a real followed by '%'.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -27,5 +29,10 @@ uint64_t parse_uint(std::string_view text, std::string_view what, uint64_t min =
 double parse_real(std::string_view text, std::string_view what,
                   double min = std::numeric_limits<double>::lowest(),
                   double max = std::numeric_limits<double>::max(), bool min_excluded = false);
+// A fraction in (0, 1], written as a real below 1 ("0.005") or as a percent ("0.5%", "100%"),
+// returned as a fraction (0.005). A real from 1 to 100 without '%' looks like a percent (as
+// nvbench's --max-noise takes it) and is refused with how to write it, never read as 100 times
+// the value meant.
+double parse_fraction(std::string_view text, std::string_view what);
 
 }  // namespace mish

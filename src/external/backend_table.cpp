@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -87,6 +88,13 @@ std::string own_executable() {
   const ssize_t n = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
   if (n <= 0) throw EnvironmentError("cannot find this program's own path (/proc/self/exe)");
   return std::string(path, static_cast<size_t>(n));
+}
+
+std::vector<std::string> shipped_solution_names() {
+  std::vector<std::string> names;
+  for (const std::string& file : shipped_solutions(shipped_solutions_folder(), {}, true))
+    names.push_back(std::filesystem::path(file).stem().string());
+  return names;
 }
 
 void isolate_builtins(BackendTable& table) {

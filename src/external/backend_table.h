@@ -17,6 +17,10 @@ enum class ShippedSolutions { named, all };
 BackendTable build_backend_table(const RunConfig& config,
                                  ShippedSolutions shipped = ShippedSolutions::named);
 
+// The names of the shipped solutions (torch-eager, torch-compile), which --backend may name
+// although a table that it does not name leaves them out.
+std::vector<std::string> shipped_solution_names();
+
 // Marks every built-in backend of `table` to run in a worker process of its own (what
 // --isolate=all does, and what a run on several devices does with every device backend).
 void isolate_builtins(BackendTable& table);

@@ -17,23 +17,42 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t kSummaryReasonLimit = 120;
+// A solution whose worker did not report its backend: its Python could not run the worker, or
+// the file's declarations could not be read. It fails at setup with the reason, without starting
+// that worker again, and runs on the host so that reporting it needs no GPU.
+class UnreportedSolution final : public Backend {
+ public:
+  UnreportedSolution(std::string name, BackendOrigin origin, std::string reason)
+      : name_(std::move(name)), origin_(std::move(origin)), reason_(std::move(reason)) {}
+  std::string_view name() const override { return name_; }
+  std::string_view summary() const override { return reason_; }
+  std::string_view math_mode() const override { return "fp32"; }
+  Placement placement() const override { return Placement::host; }
+  BackendOrigin origin() const override { return origin_; }
+  void setup(const Problem&, const Tensors&, cudaStream_t) override { throw BackendError(reason_); }
+  void run(const Tensors&, cudaStream_t) override { throw BackendError(reason_); }
 
-// The row of a solution whose worker did not answer: it runs like any other (a worker that
-// fails to start again is its error), as a host backend, so that reporting it needs no GPU.
-BackendEntry unanswered_entry(const std::string& path, const std::string& name,
-                              const std::string& why) {
-  BackendEntry entry;
-  entry.info.name = name;
-  entry.info.summary = shortened(fmt::format("solution {} (its worker did not start: {})",
-                                             fs::path(path).filename().string(), one_line(why)),
-                                 kSummaryReasonLimit);
-  entry.info.math_mode = "fp32";
-  entry.info.placement = Placement::host;
-  entry.info.origin.kind = "solution";
+ private:
+  std::string name_;
+  BackendOrigin origin_;
+  std::string reason_;
+};
+
+BackendEntry unreported_entry(const std::string& path, const std::string& name,
+                              const SolutionRuntime& runtime, const std::string& why) {
+  BackendOrigin origin;
+  origin.kind = "solution";
   std::error_code error;
-  entry.info.origin.path = fs::canonical(path, error).string();
-  entry.info.origin.sha256 = sha256_file_hex(path);
+  origin.path = fs::canonical(path, error).string();
+  origin.sha256 = sha256_file_hex(path);
+  const std::string reason = fmt::format("its worker ({}) did not report the backend: {}",
+                                         runtime.python, one_line(why));
+  BackendEntry entry;
+  entry.create = [name, origin, reason] {
+    return std::make_unique<UnreportedSolution>(name, origin, reason);
+  };
+  entry.info = entry.create()->info();
+  entry.unusable = reason;
   return entry;
 }
 
@@ -71,7 +90,7 @@ std::vector<BackendEntry> solution_entries(const std::string& path, const Soluti
   } catch (const UsageError&) {
     throw;  // the tool refuses the backend's table: a bad name or summary, as for a plugin
   } catch (const std::exception& failure) {
-    entries = {unanswered_entry(path, name, failure.what())};
+    return {unreported_entry(path, name, runtime, failure.what())};
   }
   for (BackendEntry& entry : entries) {
     entry.isolated = true;  // whatever --isolate says: Python never runs in the tool

@@ -1,7 +1,9 @@
 // Python solution files as rows of the run's table (docs/solutions.md). A worker of the file
 // reports its backend (name, placement, accuracy) by reading the file's declarations, without
 // running any of its code; the backend always runs in a worker of its own. A file whose worker
-// cannot even start still gets its row, named after the file, and fails when it runs.
+// does not report it (its Python cannot run the worker, its declarations cannot be read) still
+// gets its row, named after the file, marked unusable with the reason, with which it fails when
+// it runs.
 #pragma once
 #include <string>
 #include <vector>

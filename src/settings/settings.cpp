@@ -271,10 +271,13 @@ std::vector<Setting> make_settings() {
       "--min-time", "min_time", "min_time_s", "S",
       "Adaptive: sample until the timed samples add up to at least S seconds", 0, kMaxSeconds,
       false, [](auto& c) -> auto& { return c.sampling.min_time_s; }));
-  table.push_back(number_setting(
+  Setting max_noise = number_setting(
       "--max-noise", "max_noise", "max_noise", "F",
-      "Adaptive: sample until the median's 95% CI is narrower than F x median (e.g. 0.01 for 1%)",
-      0, 1, true, [](auto& c) -> auto& { return c.sampling.max_noise; }));
+      "Adaptive: sample until the median's 95% CI is narrower than F x median; F a fraction "
+      "(0.005) or a percent (0.5%)",
+      0, 1, true, [](auto& c) -> auto& { return c.sampling.max_noise; });
+  max_noise.kind = SettingKind::fraction;
+  table.push_back(max_noise);
   table.push_back(number_setting(
       "--timeout", "timeout", "timeout_s", "S",
       "Adaptive: stop sampling a series after S seconds of wall time, whatever else", 0,
@@ -449,6 +452,8 @@ SettingValue parse_text(const Setting& s, const std::string& text, const std::st
       return parse_uint(text, where, 0, s.uint_max);
     case SettingKind::real:
       return parse_real(text, where, s.real_min, s.real_max, s.real_min_open);
+    case SettingKind::fraction:
+      return parse_fraction(text, where);
     case SettingKind::choice:
       if (std::find(s.choices.begin(), s.choices.end(), text) == s.choices.end())
         throw UsageError(fmt::format("{}: unknown value '{}'; {}", where, for_terminal(text),
@@ -512,6 +517,10 @@ SettingValue parse_config_value(const Setting& s, const json& value, const std::
       return parse_text(s, value.dump(), where);
     case SettingKind::real:
       if (!value.is_number()) throw wrong_type("a number");
+      return parse_text(s, value.dump(), where);
+    case SettingKind::fraction:  // a number, or the flag's text ("0.5%")
+      if (value.is_string()) return parse_text(s, value.get<std::string>(), where);
+      if (!value.is_number()) throw wrong_type("a number or a percent such as \"0.5%\"");
       return parse_text(s, value.dump(), where);
     case SettingKind::boolean:
       if (!value.is_boolean()) throw wrong_type("true or false");

@@ -21,6 +21,7 @@ enum class SettingKind {
   integer,    // decimal, within [int_min, int_max]
   unsigned_,  // decimal, non-negative, within [0, uint_max] (the seed)
   real,       // finite decimal within [real_min, real_max] (min excluded if real_min_open)
+  fraction,   // a fraction in (0, 1]: a decimal below 1 or a percent ("0.5%"), parse_fraction
   choice,     // one of `choices`
   boolean,    // a flag without a value on the command line; true/false in a config file
   text,       // a string (a path, a NAME.KEY=VALUE assignment)

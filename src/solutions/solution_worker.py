@@ -4,7 +4,8 @@
         --default-name NAME --socket-fd 3
 
 It reads the file (without running it), makes it one backend of the plugin ABI and hands that
-table to libmishbench_worker.so, whose serve loop (the same as every worker's) answers the tool
+table to libmishbench_worker.so (a file whose declarations cannot be read ends the worker with
+the reason instead), whose serve loop (the same as every worker's) answers the tool
 on the socket until it is told to exit. The solution's own code runs only inside that loop, at
 setup, where every failure becomes the backend's error. The solution's prints go to this
 process's stdout, which the tool captures: the protocol is on the socket alone."""
@@ -14,7 +15,7 @@ import json
 import os
 import sys
 
-from mishbench_worker import abi
+from mishbench_worker import abi, failures
 from mishbench_worker.backend import SolutionBackend
 from mishbench_worker.solution import SolutionFile
 
@@ -58,11 +59,16 @@ def main(argv):
     sys.dont_write_bytecode = True  # no __pycache__ left in the solution's own folder
 
     solution = SolutionFile(args.solution)
-    if solution.sha256:
-        use_cache(solution.sha256)
+    if solution.load_error is not None:
+        # Without its declarations the file is no backend: the tool, which asks for the table,
+        # reports the worker's end and this last line, the reason.
+        failures.log(solution.load_error)
+        print(failures.describe(solution.load_error, solution.path), file=sys.stderr, flush=True)
+        os._exit(2)
+    use_cache(solution.sha256)
     sys.argv = [solution.path]
     backend = SolutionBackend(solution, args.default_name)
-    if solution.settings and solution.settings["MISHBENCH_PLACEMENT"] == "device":
+    if solution.settings["MISHBENCH_PLACEMENT"] == "device":
         load_torch_first()
     library = abi.load_worker_library(args.library)
     origin = json.dumps({"kind": "solution", "path": solution.path, "sha256": solution.sha256})

@@ -108,6 +108,45 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_config_key", "--config {dir}/unknown-key.json", "unknown key 'iterations'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST_F(Cli, AMisspelledFlagIsNamedWithTheClosestOneAndTakesItsValue) {
+  Invocation r = run("--iter 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "mishbench: unknown flag '--iter' (did you mean --iters?); see mishbench --help\n");
+  r = run("compare {dir}/a.json {dir}/b.json --treshold 0.05");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "mishbench: unknown flag '--treshold' (did you mean --threshold?); see mishbench "
+            "compare --help\n");
+  r = run("--bogus 3 stray");  // nothing close: no suggestion; the word after its value is stray
+  EXPECT_EQ(r.err, "mishbench: unknown flag '--bogus' and 1 more: 'stray'; see mishbench --help\n");
+}
+
+TEST_F(Cli, AnUnknownBackendIsNamedWithTheClosestOneOrHowToLoadOne) {
+  Invocation r = run("--backend=fusd");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("mishbench: unknown backend 'fusd' (did you mean 'fused'?); known "
+                        "backends: naive, ",
+                        0),
+            0u)
+      << r.err;
+  r = run("--backend=cpu,torch-egaer");
+  EXPECT_NE(r.err.find("(did you mean 'torch-eager'?)"), std::string::npos) << r.err;
+  // The shipped solutions are known although a run that does not name them leaves them out.
+  EXPECT_NE(r.err.find(", cpu, torch-compile, torch-eager (see --list-backends)"),
+            std::string::npos)
+      << r.err;
+  r = run("--backend=mine");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("(see --list-backends); a plugin's or a solution's backend joins the run "
+                       "with --plugin LIBRARY or --solution FILE\n"),
+            std::string::npos)
+      << r.err;
+  r = run("--backend-option fusd.x=1");
+  EXPECT_NE(r.err.find("backend option for unknown backend 'fusd' (did you mean 'fused'?)"),
+            std::string::npos)
+      << r.err;
+}
+
 // Without a device, the GPU backends are skipped with the reason, the host backends still run,
 // and the exit code (3) says something could not run for want of a GPU.
 TEST_F(Cli, GpuBackendWithoutDeviceIsSkippedAndTheHostBackendsRun) {

@@ -124,6 +124,38 @@ TEST(Decimal, AnExcludedMinimumIsOutOfRangeAndSaidSo) {
   }
 }
 
+TEST(Decimal, FractionsAreRealsBelowOneOrPercents) {
+  EXPECT_DOUBLE_EQ(parse_fraction("0.005", "--max-noise"), 0.005);
+  EXPECT_DOUBLE_EQ(parse_fraction("0.5%", "--max-noise"), 0.005);
+  EXPECT_DOUBLE_EQ(parse_fraction("100%", "--max-noise"), 1.0);
+  EXPECT_DOUBLE_EQ(parse_fraction("1e-3", "--max-noise"), 1e-3);
+  EXPECT_DOUBLE_EQ(parse_fraction(".5%", "--max-noise"), 0.005);
+  EXPECT_DOUBLE_EQ(parse_fraction("0.999", "--max-noise"), 0.999);
+}
+
+TEST(Decimal, AFractionThatLooksLikeAPercentSaysHowToWriteIt) {
+  EXPECT_EQ(thrown<UsageError>([] { parse_fraction("1.5", "--max-noise"); }),
+            "--max-noise: '1.5' reads as a percent, but this value is a fraction: write 1.5% for "
+            "1.5 percent, or 0.015 as a fraction");
+  for (const char* text : {"1", "5", "100"})
+    EXPECT_NE(thrown<UsageError>([&] { parse_fraction(text, "--max-noise"); })
+                  .find(std::string("write ") + text + "%"),
+              std::string::npos)
+        << text;
+}
+
+TEST(Decimal, AFractionOutsideItsRangeOrNotDecimalIsRefused) {
+  const std::string range =
+      "expected a fraction above 0 and below 1 (0.005) or a percent above 0% and at most 100% "
+      "(0.5%)";
+  for (const char* text : {"", "%", "0", "0%", "-1%", "100.5%", "250", "nan%", "5 %", "5%%",
+                           "%5", "1e999%", "-0.5"}) {
+    const std::string message = thrown<UsageError>([&] { parse_fraction(text, "--max-noise"); });
+    EXPECT_EQ(message.rfind(std::string("--max-noise: '") + text + "' ", 0), 0u) << message;
+    EXPECT_NE(message.find(range), std::string::npos) << message;
+  }
+}
+
 TEST(Decimal, QuotedTextIsEscapedAndBounded) {
   const std::string message =
       thrown<UsageError>([] { parse_real("0.1\n# injected", "--alpha", 0, 1); });

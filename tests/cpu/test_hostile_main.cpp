@@ -136,7 +136,13 @@ struct NumberSetting {
   // Out of range in a config file, as JSON writes it back ("1e7" reads as 10000000.0); empty:
   // none (a seed above 2^64-1 is not an integer to JSON: kNumberEdges).
   std::string config_above;
+  // A fraction that may be given as a percent ("0.5%"), in a config file too, as a string: the
+  // percent rows are in kNumberEdges.
+  bool percent = false;
 };
+
+const std::string kFractionRange =
+    "a fraction above 0 and below 1 (0.005) or a percent above 0% and at most 100% (0.5%)";
 
 const std::vector<NumberSetting> kNumberSettings = {
     {"--m", "problem.m", true, "0", "2147483648", "an integer from 1 to 2147483647", "2147483648"},
@@ -147,7 +153,7 @@ const std::vector<NumberSetting> kNumberSettings = {
     {"--warmup", "warmup", true, "-1", "1000001", "an integer from 0 to 1000000", "1000001"},
     {"--iters", "iters", true, "0", "1000001", "an integer from 1 to 1000000", "0"},
     {"--min-time", "min_time", false, "-1", "86401", "a number from 0 to 86400", "86401"},
-    {"--max-noise", "max_noise", false, "0", "1.5", "a number above 0 and at most 1", "1.5"},
+    {"--max-noise", "max_noise", false, "0", "100.5%", kFractionRange, "", true},
     {"--timeout", "timeout", false, "0", "86400.5", "a number above 0 and at most 86400", "0"},
     {"--atol", "atol", false, "-1e-9", "1e7", "a number from 0 to 1000000", "-0.5"},
     {"--rtol", "rtol", false, "-0.5", "1000001", "a number from 0 to 1000000", "1000001"},
@@ -198,7 +204,8 @@ std::vector<HostileInput> number_rows() {
     refused("above_range", s.above, "'" + s.above + "' is out of range; expected " + s.range);
 
     const std::string key = "config_" + identifier(s.key);
-    rows.push_back({key + "_a_string", with_config(), 2,
+    if (!s.percent)
+      rows.push_back({key + "_a_string", with_config(), 2,
                     config_key(s) + " must be " + (s.integer ? "an integer" : "a number") +
                         ", got \"8\"",
                     config(config_with(s, "\"8\""))});
@@ -258,7 +265,29 @@ const std::vector<HostileInput> kNumberEdges = {
     {"timeout_minus_zero", with("--timeout", "-0"), 2, "--timeout: '-0' is out of range"},
     {"min_time_minus_zero_is_zero", with("--min-time", "-0"), 0, "cpu "},
     {"rtol_exponent_accepted", with("--rtol", "1E-2"), 0, "cpu "},
-    {"max_noise_one_accepted", with("--max-noise", "1"), 0, "cpu "},
+    {"max_noise_percent", with("--max-noise", "50%"), 0, "cpu "},
+    {"max_noise_all_percent", with("--max-noise", "100%"), 0, "cpu "},
+    {"max_noise_fraction", with("--max-noise", "0.5"), 0, "cpu "},
+    {"max_noise_one_reads_as_percent", with("--max-noise", "1"), 2,
+     "--max-noise: '1' reads as a percent, but this value is a fraction: write 1% for 1 percent, "
+     "or 0.01 as a fraction"},
+    {"max_noise_nvbench_percent", with("--max-noise", "0.5%"), 0, "cpu "},
+    {"max_noise_percent_only", with("--max-noise", "%"), 2,
+     "--max-noise: '%' is not a decimal number; expected " + kFractionRange},
+    {"max_noise_two_percent_signs", with("--max-noise", "5%%"), 2, "'5%%' is not a decimal"},
+    {"max_noise_zero_percent", with("--max-noise", "0%"), 2, "'0%' is out of range"},
+    {"max_noise_above_hundred", with("--max-noise", "250"), 2, "'250' is out of range"},
+    {"config_max_noise_percent", bench({"--config", "{dir}/c.json"}), 0, "cpu ",
+     config("{\"max_noise\": \"50%\"}")},
+    {"config_max_noise_reads_as_percent", with_config(), 2,
+     "{dir}/c.json: 'max_noise': '5' reads as a percent, but this value is a fraction: write 5% "
+     "for 5 percent, or 0.05 as a fraction",
+     config("{\"max_noise\": 5}")},
+    {"config_max_noise_string_reads_as_percent", with_config(), 2,
+     "'max_noise': '8' reads as a percent", config("{\"max_noise\": \"8\"}")},
+    {"config_max_noise_true", with_config(), 2,
+     "'max_noise' must be a number or a percent such as \"0.5%\", got true",
+     config("{\"max_noise\": true}")},
     {"max_noise_huge", with("--max-noise", std::string(100'000, '9')), 2,
      "… (100000 bytes)' is beyond what a double holds"},
     // In a config file: JSON numbers, with JSON's own rules.
@@ -678,7 +707,7 @@ const std::vector<HostileInput> kFlags = {
     {"blank_item", with("--backend", " "), 2, "has an empty name in its list"},
     {"backend_twice", with("--backend", "cpu,cpu"), 2, "backend 'cpu' is listed twice"},
     {"backend_case_differs", with("--backend", "CPU"), 2,
-     "unknown backend 'CPU'; known backends: naive, separate, fused"},
+     "unknown backend 'CPU' (did you mean 'cpu'?); known backends: naive, separate, fused"},
     {"isolate_bogus", with("--isolate", "bogus"), 2,
      "--isolate: unknown value 'bogus'; choose one of: auto, all, none"},
     {"l2_bogus", with("--l2", "cold"), 2, "--l2: unknown value 'cold'; choose one of: flush, hot"},

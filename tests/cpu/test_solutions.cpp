@@ -57,7 +57,10 @@ struct Expected {
 };
 
 const Expected kFailures[] = {
-    {"syntax_error", "error", "setup(): SyntaxError: invalid syntax (syntax_error.py, line 6)"},
+    // A file whose declarations cannot be read ends its worker with the reason.
+    {"syntax_error", "error",
+     "did not report the backend: the worker died in reading the solution: exit status 2; its "
+     "last output: SyntaxError: invalid syntax (syntax_error.py, line 6)"},
     {"init_raises", "error",
      "setup(): RuntimeError: cannot build a 32x16 layer today (init_raises.py, line 7, in "
      "__init__)"},
@@ -75,7 +78,8 @@ const Expected kFailures[] = {
     {"missing_weights", "error",
      "ModelNew has no numpy arrays of shape [16, 32] to hold W [N, K] = [16, 32]; it needs "
      "exactly one (its numpy arrays: weight_t [32, 16])"},
-    {"bad_declaration", "error", "MISHBENCH_PLACEMENT (line 4) must be \"device\" or \"host\""},
+    {"bad_declaration", "error",
+     "its last output: MISHBENCH_PLACEMENT (line 4) must be \"device\" or \"host\""},
     {"missing_module", "skipped", "needs the Python module 'mishbench_no_such_module'"},
     {"exits", "error", "setup(): SystemExit: 3 (exits.py, line 11, in forward)"},
     {"writes_weight", "mismatch", "wrote into its input W"},
@@ -227,13 +231,23 @@ TEST_F(SolutionCli, ListBackendsShowsSolutionsAndTheShippedPyTorchRows) {
   EXPECT_NE(r.out.find("host-numpy host   solution numpy on the host"), std::string::npos) << r.out;
   for (const char* shipped : {"torch-eager device solution", "torch-compile device solution"})
     EXPECT_NE(r.out.find(shipped), std::string::npos) << r.out;
-  // A file that cannot be loaded is listed under its file's name, with the reason.
+  // A file that cannot be loaded is listed under its file's name as an error with the reason,
+  // and the listing fails.
   const ProcessResult broken = run({"--list-backends", "--solution", solution("syntax_error")});
-  EXPECT_EQ(broken.exit_code, 0) << broken.err;
-  EXPECT_NE(broken.out.find("syntax_error host   solution solution syntax_error.py (cannot be "
-                            "loaded: SyntaxError: invalid syntax"),
-            std::string::npos)
+  EXPECT_EQ(broken.exit_code, 2) << broken.err;
+  EXPECT_NE(broken.out.find("syntax_error error  solution its worker ("), std::string::npos)
       << broken.out;
+  EXPECT_NE(broken.err.find("mishbench: solution 'tests/solutions/syntax_error.py' cannot be "
+                            "used: its worker ("),
+            std::string::npos)
+      << broken.err;
+  EXPECT_NE(broken.err.find("SyntaxError: invalid syntax (syntax_error.py, line 6)\n"),
+            std::string::npos)
+      << broken.err;
+  // A solution that declares no summary is not listed as "solution solution".
+  const ProcessResult plain = run({"--list-backends", "--solution", solution("prints_stdout")});
+  EXPECT_NE(plain.out.find(" host   solution ModelNew of prints_stdout.py ["), std::string::npos)
+      << plain.out;
 }
 
 TEST_F(SolutionCli, APythonThatCannotRunTheWorkerFailsItsBackendOnly) {
@@ -245,10 +259,12 @@ TEST_F(SolutionCli, APythonThatCannotRunTheWorkerFailsItsBackendOnly) {
   EXPECT_NE(r.out.find("cpu        ok"), std::string::npos) << r.out;
   // The declared name is unknown without a working Python: the row is named after the file.
   // Whether the worker is gone before the first request is sent or while it waits for the answer
-  // is a race; both say how it ended.
-  const size_t row = r.out.find("host_numpy error: the worker ");
+  // is a race; both say how it ended. The row is not run again: the worker would end again.
+  const size_t row =
+      r.out.find("host_numpy error: its worker (/bin/false) did not report the backend: the worker ");
   ASSERT_NE(row, std::string::npos) << r.out;
   EXPECT_NE(r.out.find("exit status 1", row), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("starting the worker"), std::string::npos) << r.out;
 }
 
 TEST_F(SolutionCli, NoPython3OnPathFailsItsBackendOnly) {
@@ -259,7 +275,8 @@ TEST_F(SolutionCli, NoPython3OnPathFailsItsBackendOnly) {
                  kSmallProblem));
   setenv("PATH", path.c_str(), 1);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.out.find("host_numpy error: cannot start the worker 'python3': No such file"),
+  EXPECT_NE(r.out.find("host_numpy error: its worker (python3) did not report the backend: cannot "
+                       "start the worker 'python3': No such file"),
             std::string::npos)
       << r.out;
 }

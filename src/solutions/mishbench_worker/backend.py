@@ -1,8 +1,7 @@
 """One solution as one backend of the plugin ABI: the table entry the tool reads, and the calls
 behind it. Every call catches every Python exception (SystemExit and KeyboardInterrupt included)
-and returns MISHBENCH_ERROR with one line (failures.describe); nothing is raised into C. A solution
-that cannot be loaded is still a backend, named after its file, whose setup() fails with the
-reason, so the run reports it and goes on."""
+and returns MISHBENCH_ERROR with one line (failures.describe); nothing is raised into C. The file's
+declarations have been read (solution_worker.py serves no table without them)."""
 import ctypes
 import json
 import sys
@@ -30,22 +29,16 @@ class SolutionBackend:
         self._instances = {}
         self._next_instance = 1
         self._describe_text = None
-        if solution.load_error is not None:
-            reason = failures.describe(solution.load_error, solution.path)
-            name = default_name
-            summary = f"solution {solution.basename} (cannot be loaded: {reason})"
-            math_mode, placement, accuracy = "fp32", abi.HOST, abi.FP32
-        else:
-            settings = solution.settings
-            self._placement = host if settings["MISHBENCH_PLACEMENT"] == "host" else device
-            self._missing = solution.missing_modules(self._placement.IMPLIED_MODULES)
-            name = settings["MISHBENCH_NAME"]
-            name = default_name if name is None else name
-            summary = settings["MISHBENCH_SUMMARY"]
-            summary = f"solution {solution.basename}" if summary is None else summary
-            math_mode = settings["MISHBENCH_MATH_MODE"]
-            placement = self._placement.PLACEMENT
-            accuracy = abi.REDUCED if settings["MISHBENCH_ACCURACY"] == "reduced" else abi.FP32
+        settings = solution.settings
+        self._placement = host if settings["MISHBENCH_PLACEMENT"] == "host" else device
+        self._missing = solution.missing_modules(self._placement.IMPLIED_MODULES)
+        name = settings["MISHBENCH_NAME"]
+        name = default_name if name is None else name
+        summary = settings["MISHBENCH_SUMMARY"]
+        summary = f"ModelNew of {solution.basename}" if summary is None else summary
+        math_mode = settings["MISHBENCH_MATH_MODE"]
+        placement = self._placement.PLACEMENT
+        accuracy = abi.REDUCED if settings["MISHBENCH_ACCURACY"] == "reduced" else abi.FP32
         # The strings stay referenced by this object while the tool reads the table.
         self._strings = [name.encode("utf-8", "replace"), _cut(summary, _SUMMARY_BYTES),
                          math_mode.encode("utf-8", "replace")]
@@ -94,8 +87,6 @@ class SolutionBackend:
 
     def _setup(self, instance, shape, tensors, options, stream, message, size):
         try:
-            if self._solution.load_error is not None:
-                raise self._solution.load_error
             given = json.loads(options.decode("utf-8"))
             if given:
                 raise SolutionError("a solution takes no backend options (got "

@@ -19,7 +19,7 @@ _LISTED = 8
 class SolutionFile:
     """The file as read: its canonical path, bytes and SHA-256, what it declares (`declared`) and
     every declaration with the defaults filled in (`settings`), or the reason it cannot be
-    loaded (load_error, an exception raised again at setup)."""
+    loaded (load_error, with which the worker ends)."""
 
     def __init__(self, path):
         self.path = os.path.realpath(path)

@@ -142,7 +142,7 @@ void judge(const ReportResult& b, const ReportResult& r, const CompareSettings& 
   if (b.clocks && r.clocks) check_clocks(b, r, s, row);
 }
 
-// A result of BASE that NEW lacks; the reason names where NEW ran that backend instead, if it did.
+// A result of BASE that NEW lacks; the reason says where NEW ran that backend instead, if it did.
 Comparison missing_row(const ResultKey& key, const ReportResult& result,
                        const ReportSummary& fresh) {
   Comparison row;
@@ -153,11 +153,14 @@ Comparison missing_row(const ResultKey& key, const ReportResult& result,
   if (!result.samples_ms.empty()) row.base_ms = fast_median(result.samples_ms);
   row.verdict = Verdict::missing;
   row.reason = "not in NEW";
-  for (const ReportResult& r : fresh.results)
-    if (r.backend == row.backend) {
-      row.reason = fmt::format("NEW ran it on another problem ({})", shortened(label(r.problem)));
-      break;
-    }
+  for (const ReportResult& r : fresh.results) {
+    if (r.backend != row.backend) continue;
+    row.reason =
+        r.problem == row.problem
+            ? "NEW ran it on another device"
+            : fmt::format("NEW ran it on another problem ({})", shortened(label(r.problem)));
+    break;
+  }
   return row;
 }
 

@@ -126,6 +126,21 @@ TEST(CompareDevices, HostOnlyRunsOfAMergedReportPairByHostName) {
             std::string::npos);
 }
 
+TEST(CompareDevices, AResultMissingFromItsDeviceSaysTheBackendRanOnAnother) {
+  const json base = node_report(node_of({2.7, 2.7}, 1));
+  json fresh = node_report(node_of({2.7, 2.7}, 2));
+  for (size_t i = 0; i < fresh["results"].size(); ++i)
+    if (fresh["results"][i]["backend"] == "fused" && fresh["results"][i]["device_index"] == 1) {
+      fresh["results"].erase(i);
+      break;
+    }
+  const CompareOutcome outcome = compare(base, fresh, DeviceMatch::index);
+  const Comparison& row = row_for(outcome, "fused", "1");
+  EXPECT_EQ(row.verdict, Verdict::missing);
+  EXPECT_EQ(row.reason, "NEW ran it on another device");
+  EXPECT_EQ(outcome.failures(), 1);
+}
+
 TEST(CompareDevices, MatchModeIsParsedStrictly) {
   EXPECT_EQ(parse_device_match("index"), DeviceMatch::index);
   EXPECT_EQ(parse_device_match("uuid"), DeviceMatch::uuid);

@@ -56,8 +56,8 @@ class DeviceProblemBuffers final : public ProblemBuffers {
   DeviceBuffer<float> x_, w_, b_, y_, store_;
 };
 
-// Host backends' tensors: one shared memory region, x, W, b and y one after the other, so a
-// worker process maps them all with one descriptor.
+// Host backends' tensors: one shared memory region, x, W, b and y one after the other, and the
+// output store in a second one, so a worker process maps them all with two descriptors.
 class HostProblemBuffers final : public ProblemBuffers {
  public:
   HostProblemBuffers(const ProblemData& data, uint32_t slots);
@@ -74,7 +74,8 @@ class HostProblemBuffers final : public ProblemBuffers {
  private:
   Problem problem_;
   uint32_t slots_;
-  SharedMemory memory_;
+  SharedMemory memory_;        // x, W, b and y
+  SharedMemory store_memory_;  // the output store, a region of its own
   float *x_, *w_, *b_, *y_, *store_;
 };
 
@@ -136,16 +137,15 @@ SharedTensors DeviceProblemBuffers::share() {
 HostProblemBuffers::HostProblemBuffers(const ProblemData& data, uint32_t slots)
     : problem_(data.problem), slots_(slots),
       memory_(sizeof(float) * (data.problem.x_count() + data.problem.w_count() +
-                               uint64_t(data.problem.n) +
-                               (uint64_t(slots) + 2) * data.problem.y_count())) {
+                               uint64_t(data.problem.n) + data.problem.y_count())),
+      store_memory_(sizeof(float) * (uint64_t(slots) + 1) * data.problem.y_count()) {
   x_ = static_cast<float*>(memory_.data());
   w_ = x_ + problem_.x_count();
   b_ = w_ + problem_.w_count();
   y_ = b_ + problem_.n;
-  store_ = y_ + problem_.y_count();
+  store_ = static_cast<float*>(store_memory_.data());
   restore_inputs(data.inputs);
 }
-
 
 std::vector<InputChange> HostProblemBuffers::changed_inputs(const HostInputs& inputs) {
   std::vector<InputChange> changes;
@@ -168,9 +168,9 @@ SharedTensors HostProblemBuffers::share() {
            {"w", (w_ - x_) * sizeof(float)},
            {"b", (b_ - x_) * sizeof(float)},
            {"y", (y_ - x_) * sizeof(float)},
-           {"store", (store_ - x_) * sizeof(float)},
+           {"store_bytes", store_memory_.bytes()},
            {"slots", slots_}},
-          {memory_.fd()}};
+          {memory_.fd(), store_memory_.fd()}};
 }
 
 std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, uint32_t slots,
@@ -192,21 +192,22 @@ constexpr uint64_t kMaxStoreBytes = uint64_t(4) << 30;
 // CPU time the float64 references of a host backend's kept calls may take, per series.
 constexpr double kHostCheckBudgetMs = 10000.0;
 
-uint32_t clamp_slots(double slots) {
-  return uint32_t(std::clamp(slots, double(kMinSlots), double(kMaxSlots)));
+uint32_t clamp_slots(double slots, uint64_t calls) {
+  const double most = calls == 0 ? double(kMaxSlots) : double(std::min<uint64_t>(calls, kMaxSlots));
+  return uint32_t(std::clamp(std::min(slots, most), double(kMinSlots), double(kMaxSlots)));
 }
 
 }  // namespace
 
-uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes) {
+uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes, uint64_t calls) {
   const double budget = double(std::min(kMaxStoreBytes, free_bytes / 8));
-  return clamp_slots(budget / (4.0 * double(problem.y_count())) - 1.0);
+  return clamp_slots(budget / (4.0 * double(problem.y_count())) - 1.0, calls);
 }
 
-uint32_t host_store_slots(const Problem& problem, double reference_ms) {
+uint32_t host_store_slots(const Problem& problem, double reference_ms, uint64_t calls) {
   const double by_time = kHostCheckBudgetMs / std::max(reference_ms, 1e-3);
   const double by_memory = double(uint64_t(1) << 30) / (4.0 * double(problem.y_count())) - 1.0;
-  return clamp_slots(std::min(by_time, by_memory));
+  return clamp_slots(std::min(by_time, by_memory), calls);
 }
 
 }  // namespace mish

@@ -50,10 +50,11 @@ std::unique_ptr<ProblemBuffers> make_device_buffers(const Problem& problem, uint
 // `data`.
 std::unique_ptr<ProblemBuffers> make_host_buffers(const ProblemData& data, uint32_t slots);
 
-// How many outputs a store keeps: every call of a default series where that fits the budget
-// (device memory, or for host backends the time the float64 references of the kept calls take on
-// the CPU), never fewer than three.
-uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes);
-uint32_t host_store_slots(const Problem& problem, double reference_ms);
+// How many outputs a store keeps: every call of a series of `calls` (its warm-up, samples and
+// the main-x call; 0 for a series of unknown length, then a default series') where that fits the
+// budget (device memory, or for host backends the time the float64 references of the kept calls
+// take on the CPU), never fewer than three.
+uint32_t device_store_slots(const Problem& problem, uint64_t free_bytes, uint64_t calls);
+uint32_t host_store_slots(const Problem& problem, double reference_ms, uint64_t calls);
 
 }  // namespace mish

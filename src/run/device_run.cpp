@@ -92,6 +92,10 @@ std::vector<BackendResult> DeviceRun::run(const ProblemData& data) {
                     named ? fmt::format("_gpu{}", *plan_.ordinal) : "",
                     plan_.progress};
 
+  // A fixed series' calls, all of which a store keeps where it can; an adaptive one's are not
+  // known in advance.
+  const SampleSettings& sampling = config_.sampling;
+  const uint64_t calls = sampling.adaptive() ? 0 : uint64_t(sampling.warmup) + sampling.iters + 1;
   std::vector<BackendResult> results;
   std::unique_ptr<ProblemBuffers> device_buffers, host_buffers;
   for (size_t i = 0; i < backends_.size(); ++i) {
@@ -101,10 +105,10 @@ std::vector<BackendResult> DeviceRun::run(const ProblemData& data) {
     if (!buffers) {
       if (on_device)
         buffers = make_device_buffers(
-            data.problem, device_store_slots(data.problem, gpu_->device.free_bytes),
+            data.problem, device_store_slots(data.problem, gpu_->device.free_bytes, calls),
             gpu_->stream.get());
       else
-        buffers = make_host_buffers(data, host_store_slots(data.problem, data.reference_ms));
+        buffers = make_host_buffers(data, host_store_slots(data.problem, data.reference_ms, calls));
     }
     if (!config_.quiet) fmt::print(stderr, "{}{}: verifying and timing\n", plan_.label, info.name);
     BackendResult result = run_steps(env, *buffers, *executors_[i], info);

@@ -23,18 +23,23 @@ cudaIpcMemHandle_t handle_from_hex(const std::string& text) {
 
 MappedTensors::MappedTensors(const nlohmann::json& d, std::vector<int> fds) {
   if (d.at("kind") == "host") {
-    if (fds.size() != 1) {
+    if (fds.size() != 2) {
       for (int fd : fds) ::close(fd);
-      throw std::runtime_error("shared host tensors arrived without their descriptor");
+      throw std::runtime_error("shared host tensors arrived without their two descriptors");
     }
-    host_ = std::make_unique<SharedMemory>(fds[0], d.at("bytes").get<size_t>());
+    try {
+      host_ = std::make_unique<SharedMemory>(fds[0], d.at("bytes").get<size_t>());
+    } catch (...) {
+      ::close(fds[1]);
+      throw;
+    }
+    host_store_ = std::make_unique<SharedMemory>(fds[1], d.at("store_bytes").get<size_t>());
     char* base = static_cast<char*>(host_->data());
     tensors_ = {reinterpret_cast<const float*>(base + d.at("x").get<size_t>()),
                 reinterpret_cast<const float*>(base + d.at("w").get<size_t>()),
                 reinterpret_cast<const float*>(base + d.at("b").get<size_t>()),
                 reinterpret_cast<float*>(base + d.at("y").get<size_t>())};
-    store_ = {reinterpret_cast<float*>(base + d.at("store").get<size_t>()),
-              d.at("slots").get<uint32_t>()};
+    store_ = {static_cast<float*>(host_store_->data()), d.at("slots").get<uint32_t>()};
     return;
   }
   for (int fd : fds) ::close(fd);

@@ -28,7 +28,7 @@ class MappedTensors {
   Tensors tensors_;
   OutputStore store_;
   std::vector<void*> opened_;  // device pointers from cudaIpcOpenMemHandle
-  std::unique_ptr<SharedMemory> host_;
+  std::unique_ptr<SharedMemory> host_, host_store_;
 };
 
 }  // namespace mish

@@ -798,7 +798,7 @@ TEST_P(HostileDescendant, EndsWithTheWorkerAndHoldsNothingUp) {
   EXPECT_FALSE(r.timed_out) << "hung on what the stranger holds";
   if (crash) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_NE(r.out.find("the worker died in a verification run: signal 11"), std::string::npos)
+    EXPECT_NE(r.out.find("the worker died in the timed series: signal 11"), std::string::npos)
         << r.out;
   } else {
     EXPECT_EQ(r.exit_code, 0) << r.err;

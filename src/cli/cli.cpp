@@ -24,9 +24,11 @@
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "dump/npy.h"
+#include "env/host_memory.h"
 #include "io/output_file.h"
 #include "io/standard_streams.h"
 #include "report/report.h"
+#include "reference/reference.h"
 #include "report/table.h"
 #include "run/runner.h"
 #include "settings/settings.h"
@@ -191,15 +193,43 @@ void list_backends(const BackendTable& table) {
   }
 }
 
-// Host memory a run holds at once for its largest problem: the inputs, the float64 reference,
-// an output read back, and the copies host backends work on.
+// Host memory a run holds at once for problem `p`: its inputs and those of the stale-output check
+// (x drawn again, W and b copied), the float64 copies the reference is computed from, both float64
+// references, and outputs read back.
+double host_bytes_needed(const Problem& p) {
+  const double inputs = 4.0 * double(p.x_count() + p.w_count() + uint64_t(p.n));
+  return 2 * inputs + double(reference_copies_bytes(p)) + 24.0 * double(p.y_count());
+}
+
 double host_bytes_needed(const RunConfig& config) {
   double most = 0;
-  for (const Problem& p : config.problems) {
-    const double inputs = 4.0 * double(p.x_count() + p.w_count() + uint64_t(p.n));
-    most = std::max(most, 2 * inputs + 16.0 * double(p.y_count()));
-  }
+  for (const Problem& p : config.problems) most = std::max(most, host_bytes_needed(p));
   return most;
+}
+
+double gib(double bytes) { return bytes / double(1 << 30); }
+
+// Refuses, before any work, a run whose largest problem cannot have the host memory it needs: past
+// the limit of the address space (ulimit -v), OpenBLAS would retry its allocation forever inside
+// the float64 reference, and past what the host has available, the run would be killed.
+void check_host_memory(const RunConfig& config) {
+  const HostMemoryLeft left = host_memory_left();
+  for (const Problem& p : config.problems) {
+    const double touched = host_bytes_needed(p);
+    const double mapped = touched + double(blas_workspace_bytes(p));
+    if (left.address_space && mapped > double(*left.address_space))
+      throw EnvironmentError(fmt::format(
+          "not enough address space for problem {}: the run needs about {:.2f} GiB more (inputs, "
+          "float64 reference and copies, outputs, OpenBLAS's buffers), and the limit (ulimit -v) "
+          "leaves {:.2f} GiB; raise the limit or use smaller --m/--n/--k",
+          p.shape(), gib(mapped), gib(double(*left.address_space))));
+    if (left.available && touched > double(*left.available))
+      throw EnvironmentError(fmt::format(
+          "not enough host memory for problem {}: the run needs about {:.2f} GiB (inputs, float64 "
+          "reference and copies, outputs), and {:.2f} GiB is available; use smaller --m/--n/--k "
+          "or a machine with more memory",
+          p.shape(), gib(touched), gib(double(*left.available))));
+  }
 }
 
 int run(const CommandLine& line, int argc, char** argv) {
@@ -212,6 +242,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   check_backend_options(table, config.backend_options);
   const BackendTable chosen = select_backends(table, config.backends);
   check_outputs(config, line, chosen);
+  check_host_memory(config);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
     const std::string not_printed = print_result_table(outcome);
@@ -229,7 +260,7 @@ int run(const CommandLine& line, int argc, char** argv) {
     throw EnvironmentError(fmt::format(
         "out of host memory: the largest problem needs about {:.2f} GiB on the host (inputs, "
         "float64 reference, outputs); use smaller --m/--n/--k or a machine with more memory",
-        host_bytes_needed(config) / double(1 << 30)));
+        gib(host_bytes_needed(config))));
   }
 }
 

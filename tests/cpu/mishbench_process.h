@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <utility>
@@ -33,5 +34,11 @@ struct ProcessOptions {
 // `args` follow the program name; `scratch` is a folder for the captured output.
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
                             const ProcessOptions& options = {});
+
+// The address space (bytes) mishbench maps before it does any work, its libraries loaded: that of
+// `args` run until it waits to open `fifo` (made here, removed after), which `args` name as an
+// input. 0 when it could not be measured.
+size_t address_space_at_start(const std::vector<std::string>& args, const std::string& fifo,
+                              const std::string& scratch);
 
 }  // namespace mish

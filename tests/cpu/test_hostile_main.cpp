@@ -6,6 +6,7 @@
 // To add a row: append a HostileInput to the list of its class below.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -732,6 +733,32 @@ TEST(HostileOutputsHold, MainReportHoldsNumbersAsDecimal) {
   EXPECT_EQ(report["results"][0]["problem"]["seed"], 10);
   EXPECT_EQ(report["settings"]["atol"], 0.5);
   EXPECT_FALSE(std::signbit(report["settings"]["min_time_s"].get<double>()));
+  fs::remove_all(dir);
+}
+
+// A problem whose float64 reference cannot have the address space it needs (ulimit -v): refused
+// at start with exit 3 and the figures, instead of OpenBLAS retrying its allocation forever.
+TEST(HostileMemory, AProblemTooLargeForTheAddressSpaceIsRefusedAtStart) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_memory_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "waits.json").string();
+  const size_t start = address_space_at_start(bench({"--config", fifo}), fifo, dir.string());
+  ASSERT_GT(start, 0u) << "could not measure mishbench's address space at start";
+  ProcessOptions options;
+  options.limits = {{RLIMIT_AS, start + (128u << 20)}};
+  options.timeout_seconds = 30;
+  const ProcessResult r = run_mishbench(
+      bench({"--m", "2048", "--n", "2048", "--k", "2048"}), dir.string(), options);
+  ASSERT_FALSE(r.timed_out) << "hung";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("mishbench: not enough address space for problem 2048x2048x2048: the "
+                        "run needs about ", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("and the limit (ulimit -v) leaves "), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
   fs::remove_all(dir);
 }
 

@@ -14,6 +14,7 @@
 #include "backends/registry.h"
 #include "external/backend_table.h"
 #include "cli/compare_command.h"
+#include "cli/exit_guard.h"
 #include "cli/merge_command.h"
 #include "cli/out_of_memory.h"
 #include "cli/parse_errors.h"
@@ -295,14 +296,8 @@ int dispatch(int argc, char** argv) {
   return run(line, argc, argv);
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  reserve_standard_descriptors();
-  make_stderr_best_effort();
-  ignore_write_signals();
-  install_interrupt_cleanup();
-  exit_3_when_out_of_memory(kOutOfMemory);
+// Every command under the handlers that turn what leaves it into a message and an exit code.
+int run_cli_guarded(int argc, char** argv) {
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& error) {
@@ -326,6 +321,20 @@ int run_cli(int argc, char** argv) {
                for_terminal(error.what(), kMessageEchoLimit));
     return kExitFailure;
   }
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  reserve_standard_descriptors();
+  make_stderr_best_effort();
+  ignore_write_signals();
+  install_interrupt_cleanup();
+  exit_3_when_out_of_memory(kOutOfMemory);
+  guard_exits();
+  const int code = run_cli_guarded(argc, argv);
+  allow_exit();
+  return code;
 }
 
 }  // namespace mish

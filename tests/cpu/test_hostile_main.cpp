@@ -776,6 +776,26 @@ TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
   fs::remove_all(dir);
 }
 
+// A plugin that calls exit(0) while it loads: in the tool's own process that is a failure of the
+// run, said on stderr, not a silent success; in a worker, a plugin that could not be loaded.
+TEST(HostileInProcess, APluginThatExitsWhileLoadingIsAFailure) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_exit_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const ProcessResult in_process =
+      run_mishbench(with_plugin("exits_at_load", {"--isolate", "none"}), dir.string());
+  EXPECT_EQ(in_process.exit_code, 1) << in_process.err;
+  EXPECT_EQ(in_process.err,
+            "mishbench: something in this process (a plugin loaded with --isolate none?) called "
+            "exit() before mishbench finished; no result is reported\n");
+  const ProcessResult isolated = run_mishbench(with_plugin("exits_at_load"), dir.string());
+  EXPECT_EQ(isolated.exit_code, 2) << isolated.err;
+  EXPECT_NE(isolated.err.find("could not be loaded: the worker died in loading the plugin"),
+            std::string::npos)
+      << isolated.err;
+  fs::remove_all(dir);
+}
+
 // A plugin's helper that leaves the worker's session (setsid) and keeps its stdout, stderr and
 // socket open: the run ends as if it were not there, and the helper ends with the worker.
 class HostileDescendant : public ::testing::TestWithParam<std::string> {};

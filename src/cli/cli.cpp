@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <new>
 #include <optional>
@@ -110,6 +111,15 @@ void add_flags(CLI::App& app, CommandLine& line) {
   app.add_flag("--version", line.version, "Print the version and exit")->disable_flag_override();
 }
 
+// `path` made absolute against the working folder as it is now ("" stays ""; kept as it is when
+// the working folder cannot be told).
+std::string absolute_path(const std::string& path) {
+  if (path.empty()) return path;
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.string();
+}
+
 // Defaults, then the config file, then the flags given.
 RunConfig build_config(const CommandLine& line) {
   RunConfig config;
@@ -126,6 +136,10 @@ RunConfig build_config(const CommandLine& line) {
   for (const auto& [setting, on] : line.switches)
     if (on) apply_setting(*setting, true, setting->flag, config);
   validate(config);
+  // Output paths resolved now, once: a plugin loaded into this process (--isolate none) may
+  // change the working folder, and a relative --json or --dump must still name what it named.
+  config.json_path = absolute_path(config.json_path);
+  config.dump_dir = absolute_path(config.dump_dir);
   return config;
 }
 

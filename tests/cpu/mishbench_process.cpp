@@ -55,7 +55,8 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
     const int err = options.stderr_path.empty()
                         ? ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
                         : ::open(err_path.c_str(), O_WRONLY);
-    if (in < 0 || out < 0 || err < 0 || ::chdir(MISHBENCH_SOURCE_DIR) != 0) ::_exit(126);
+    if (in < 0 || out < 0 || err < 0 || ::chdir(options.working_folder.empty() ? MISHBENCH_SOURCE_DIR
+                                                           : options.working_folder.c_str()) != 0) ::_exit(126);
     ::dup2(in, STDIN_FILENO);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);

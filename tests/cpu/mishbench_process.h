@@ -27,6 +27,7 @@ struct ProcessOptions {
   std::vector<int> closed;  // standard descriptors (0, 1, 2) closed, as `2>&-` does: not captured
   bool stdout_reader_gone = false;  // stdout a pipe whose reader has gone, as in `| true`
   std::vector<std::pair<int, rlim_t>> limits;  // setrlimit(resource, value) before it starts
+  std::string working_folder;  // where it runs; empty: the source tree
   // Called once the process runs (to watch it, signal it); the time limit applies after it.
   std::function<void(pid_t pid)> while_running;
 };

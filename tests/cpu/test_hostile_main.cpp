@@ -796,6 +796,30 @@ TEST(HostileInProcess, APluginThatExitsWhileLoadingIsAFailure) {
   fs::remove_all(dir);
 }
 
+// A plugin that changes the working folder while it loads into the tool: relative outputs go
+// where they were named, in the folder mishbench was started in.
+TEST(HostileInProcess, APluginThatChangesTheWorkingFolderMovesNoOutput) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_chdir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string report = "mish_hostile_chdir_" + std::to_string(::getpid()) + ".json";
+  const std::string dump = "mish_hostile_chdir_dump_" + std::to_string(::getpid());
+  ProcessOptions options;
+  options.working_folder = dir.string();
+  const ProcessResult r = run_mishbench(
+      with_plugin("changes_folder", {"--isolate", "none", "--json", report, "--dump", dump}),
+      dir.string(), options);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / report));
+  EXPECT_TRUE(fs::is_regular_file(dir / dump / "8x16x32-kernelbench-seed42" / "x.npy"));
+  EXPECT_FALSE(fs::exists(fs::path("/") / report));
+  EXPECT_FALSE(fs::exists(fs::path("/") / dump));
+  fs::remove(fs::path("/") / report);
+  fs::remove_all(fs::path("/") / dump);
+  fs::remove_all(dir);
+}
+
 // A plugin's helper that leaves the worker's session (setsid) and keeps its stdout, stderr and
 // socket open: the run ends as if it were not there, and the helper ends with the worker.
 class HostileDescendant : public ::testing::TestWithParam<std::string> {};

@@ -359,6 +359,15 @@ const std::vector<HostileInput> kConfigFiles = {
      "'backends' has an empty name in its list", config("{\"backends\": [\"cpu\", \"\"]}")},
     {"config_backends_a_number", from_config("--backend"), 2,
      "'backends' must be a string or an array of strings, got 7", config("{\"backends\": 7}")},
+    // A problem twice: listed so, or made so by a flag that sets every problem of the config.
+    {"config_problems_made_the_same_by_a_flag", with_config(), 2,
+     "mishbench: problems 1 and 2 are the same problem (8x16x32 kernelbench seed 42); a flag such "
+     "as --m or --seed sets it for every problem of the config; give each problem once",
+     config("{\"problems\": [{\"m\": 8}, {\"m\": 16}]}")},
+    {"config_problem_listed_twice", bench({"--config", "{dir}/c.json"}, {"--m", "--n", "--k"}), 2,
+     "problems 1 and 3 are the same problem (8x16x32 kernelbench seed 42)",
+     config("{\"problems\": [{\"m\": 8, \"n\": 16, \"k\": 32}, {\"m\": 16, \"n\": 16, "
+            "\"k\": 32}, {\"m\": 8, \"n\": 16, \"k\": 32}]}")},
     {"config_sets_the_problem", from_config("--m"), 0, "problem m=10 n=16 k=32",
      config("{\"problem\": {\"m\": 10}}")},
 
@@ -857,6 +866,25 @@ TEST_P(HostileDescendant, EndsWithTheWorkerAndHoldsNothingUp) {
 INSTANTIATE_TEST_SUITE_P(Strangers, HostileDescendant,
                          ::testing::Values("then_verify", "then_crash"),
                          [](const auto& info) { return info.param; });
+
+// A multi-problem config with flags that set every problem (here the seed): the report is one that
+// compare and merge take.
+TEST(HostileOutputsHold, MultiProblemConfigWithFlagsGivesAReportCompareAndMergeTake) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_problems_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "c.json") << R"({"problems": [{"m": 8}, {"m": 16}]})";
+  const std::string report = (dir / "r.json").string();
+  const ProcessResult r = run_mishbench(
+      bench({"--config", (dir / "c.json").string(), "--seed", "7", "--json", report}, {"--m"}),
+      dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult compared = run_mishbench({"compare", report, report}, dir.string());
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  const ProcessResult merged = run_mishbench({"merge", report}, dir.string());
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  fs::remove_all(dir);
+}
 
 // A signal while the run is blocked writing an output (a FIFO nobody opened for reading, which
 // a report or a dump file waits on) or while a backend runs: one line says what was interrupted,

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/errors.h"
@@ -22,11 +22,6 @@ constexpr size_t kMessageLimit = 300;
 
 [[noreturn]] void refuse(const MergeInput& input, const std::string& problem) {
   throw UsageError(fmt::format("'{}': {}", for_terminal(input.label, kPathEchoLimit), problem));
-}
-
-int minor_version(const std::string& version) {
-  int major = 0, minor = 0;
-  return std::sscanf(version.c_str(), "%d.%d", &major, &minor) == 2 ? minor : -1;
 }
 
 const json& array_at(const MergeInput& input, const json& object, const char* key) {
@@ -49,7 +44,11 @@ size_t index_at(const MergeInput& input, const json& object, const char* key, si
 void check_input(const MergeInput& input) {
   const json& r = input.report;
   const std::string version = r["schema_version"].get<std::string>();
-  const int ours = minor_version(kSchemaVersion), theirs = minor_version(version);
+  const std::optional<SchemaVersion> parsed = parse_schema_version(version);
+  if (!parsed)
+    refuse(input, fmt::format("malformed 'schema_version' {} (MAJOR.MINOR.PATCH)",
+                              for_terminal(shortened(version, kMessageLimit))));
+  const int ours = parse_schema_version(kSchemaVersion)->minor, theirs = parsed->minor;
   if (theirs < ours)
     refuse(input, fmt::format("schema {} does not say which device each result ran on; merge "
                               "takes {} reports: run it again with this mishbench",

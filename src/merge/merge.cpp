@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -157,6 +158,23 @@ json merge_reports(const std::vector<MergeInput>& inputs, const std::vector<std:
       if (!fresh)
         refuse(input, fmt::format("device {} is in '{}' too; merge each device's results once",
                                   for_terminal(uuid), for_terminal(seen->second, kPathEchoLimit)));
+    }
+
+  // A host backend's results are its host's (compare pairs them by the host's name), as a
+  // device's are the device's: each once.
+  std::map<std::tuple<std::string, std::string, ProblemKey>, std::string> host_result_seen;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (const ReportResult& r : summaries[i].results) {
+      if (!r.on_host) continue;
+      const std::string& host = summaries[i].hosts.at(r.host);
+      const auto [seen, fresh] =
+          host_result_seen.emplace(std::make_tuple(host, r.backend, r.problem), inputs[i].label);
+      if (!fresh)
+        refuse(inputs[i],
+               fmt::format("host backend '{}' on problem {} of host '{}' is in '{}' too; merge "
+                           "each host's results once",
+                           for_terminal(r.backend), for_terminal(label(r.problem)),
+                           for_terminal(host), for_terminal(seen->second, kPathEchoLimit)));
     }
 
   const json& first = inputs.front().report;

@@ -413,9 +413,22 @@ Setup node_reports() {
   };
 }
 
+// {dir}/<name>: the report of a node without a GPU, which ran the host backend only.
+Setup host_only_report(std::string name) {
+  return [name](const fs::path& dir) {
+    SyntheticNode host;
+    host.hostname = "node-c";
+    host.fused_ms = {};
+    write_bytes(dir / name, node_report(host).dump());
+    return std::string();
+  };
+}
+
 const std::vector<HostileInput> kMergeInputs = {
     {"merge_written", {"merge", "{dir}/a.json", "{dir}/b.json", "--json", "{dir}/m.json"}, 0, "",
      node_reports(), {"m.json"}},
+    {"merge_a_host_only_report_twice", {"merge", "{dir}/h.json", "{dir}/h.json"}, 2,
+     "host backend 'cpu' on problem", both(node_reports(), host_only_report("h.json"))},
     {"merge_stdout_a_pipe_without_reader", {"merge", "{dir}/a.json", "{dir}/b.json"}, 3,
      "mishbench merge: cannot print the merged report", node_reports(), {}, "|"},
     {"merge_past_the_file_size_limit",

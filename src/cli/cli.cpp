@@ -16,6 +16,7 @@
 #include "external/backend_table.h"
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
+#include "cli/exit_guard.h"
 #include "cli/merge_command.h"
 #include "cli/out_of_memory.h"
 #include "cli/parse_errors.h"
@@ -26,11 +27,13 @@
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "dump/npy.h"
+#include "env/host_memory.h"
 #include "export/run_outputs.h"
 #include "io/output_file.h"
 #include "io/standard_output.h"
 #include "io/standard_streams.h"
 #include "report/report.h"
+#include "reference/reference.h"
 #include "report/table.h"
 #include "run/runner.h"
 #include "settings/settings.h"
@@ -112,6 +115,15 @@ void add_flags(CLI::App& app, CommandLine& line) {
   app.add_flag("--version", line.version, "Print the version and exit")->disable_flag_override();
 }
 
+// `path` made absolute against the working folder as it is now ("" stays ""; kept as it is when
+// the working folder cannot be told).
+std::string absolute_path(const std::string& path) {
+  if (path.empty()) return path;
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.string();
+}
+
 // Defaults, then the config file, then the flags given.
 RunConfig build_config(const CommandLine& line) {
   RunConfig config;
@@ -128,6 +140,10 @@ RunConfig build_config(const CommandLine& line) {
   for (const auto& [setting, on] : line.switches)
     if (on) apply_setting(*setting, true, setting->flag, config);
   validate(config);
+  // Output paths resolved now, once: a plugin loaded into this process (--isolate none) may
+  // change the working folder, and a relative --json or --dump must still name what it named.
+  config.json_path = absolute_path(config.json_path);
+  config.dump_dir = absolute_path(config.dump_dir);
   return config;
 }
 
@@ -213,15 +229,43 @@ int list_backends(const BackendTable& table, const RunConfig& config) {
   return status;
 }
 
-// Host memory a run holds at once for its largest problem: the inputs, the float64 reference,
-// an output read back, and the copies host backends work on.
+// Host memory a run holds at once for problem `p`: its inputs and those of the stale-output check
+// (x drawn again, W and b copied), the float64 copies the reference is computed from, both float64
+// references, and outputs read back.
+double host_bytes_needed(const Problem& p) {
+  const double inputs = 4.0 * double(p.x_count() + p.w_count() + uint64_t(p.n));
+  return 2 * inputs + double(reference_copies_bytes(p)) + 24.0 * double(p.y_count());
+}
+
 double host_bytes_needed(const RunConfig& config) {
   double most = 0;
-  for (const Problem& p : config.problems) {
-    const double inputs = 4.0 * double(p.x_count() + p.w_count() + uint64_t(p.n));
-    most = std::max(most, 2 * inputs + 16.0 * double(p.y_count()));
-  }
+  for (const Problem& p : config.problems) most = std::max(most, host_bytes_needed(p));
   return most;
+}
+
+double gib(double bytes) { return bytes / double(1 << 30); }
+
+// Refuses, before any work, a run whose largest problem cannot have the host memory it needs: past
+// the limit of the address space (ulimit -v), OpenBLAS would retry its allocation forever inside
+// the float64 reference, and past what the host has available, the run would be killed.
+void check_host_memory(const RunConfig& config) {
+  const HostMemoryLeft left = host_memory_left();
+  for (const Problem& p : config.problems) {
+    const double touched = host_bytes_needed(p);
+    const double mapped = touched + double(blas_workspace_bytes(p));
+    if (left.address_space && mapped > double(*left.address_space))
+      throw EnvironmentError(fmt::format(
+          "not enough address space for problem {}: the run needs about {:.2f} GiB more (inputs, "
+          "float64 reference and copies, outputs, OpenBLAS's buffers), and the limit (ulimit -v) "
+          "leaves {:.2f} GiB; raise the limit or use smaller --m/--n/--k",
+          p.shape(), gib(mapped), gib(double(*left.address_space))));
+    if (left.available && touched > double(*left.available))
+      throw EnvironmentError(fmt::format(
+          "not enough host memory for problem {}: the run needs about {:.2f} GiB (inputs, float64 "
+          "reference and copies, outputs), and {:.2f} GiB is available; use smaller --m/--n/--k "
+          "or a machine with more memory",
+          p.shape(), gib(touched), gib(double(*left.available))));
+  }
 }
 
 int run(const CommandLine& line, int argc, char** argv) {
@@ -236,6 +280,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   check_backend_options(table, config.backend_options, shipped);
   const BackendTable chosen = select_backends(table, config.backends, shipped);
   check_outputs(config, line, chosen);
+  check_host_memory(config);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
     // With an output on stdout ("-"), the table goes to stderr.
@@ -258,7 +303,7 @@ int run(const CommandLine& line, int argc, char** argv) {
     throw EnvironmentError(fmt::format(
         "out of host memory: the largest problem needs about {:.2f} GiB on the host (inputs, "
         "float64 reference, outputs); use smaller --m/--n/--k or a machine with more memory",
-        host_bytes_needed(config) / double(1 << 30)));
+        gib(host_bytes_needed(config))));
   }
 }
 
@@ -303,14 +348,8 @@ int dispatch(int argc, char** argv) {
   return run(line, argc, argv);
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  reserve_standard_descriptors();
-  make_stderr_best_effort();
-  ignore_write_signals();
-  install_interrupt_cleanup();
-  exit_3_when_out_of_memory(kOutOfMemory);
+// Every command under the handlers that turn what leaves it into a message and an exit code.
+int run_cli_guarded(int argc, char** argv) {
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& error) {
@@ -334,6 +373,20 @@ int run_cli(int argc, char** argv) {
                for_terminal(error.what(), kMessageEchoLimit));
     return kExitFailure;
   }
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  reserve_standard_descriptors();
+  make_stderr_best_effort();
+  ignore_write_signals();
+  install_interrupt_cleanup();
+  exit_3_when_out_of_memory(kOutOfMemory);
+  guard_exits();
+  const int code = run_cli_guarded(argc, argv);
+  allow_exit();
+  return code;
 }
 
 }  // namespace mish

@@ -47,7 +47,8 @@ Examples:
   mishbench merge results/node*.json --json fleet.json
 
 Each result keeps its device and host. Refused (exit 2): reports of another schema version than
-this build's, of different problems or measurement settings, or a device (UUID) given twice.
+this build's, of different problems or measurement settings, a device (UUID) given twice, or a
+host backend's result on one host given twice.
 Exit codes: 0 written, 2 unusable input or output path, 3 the output could not be written.
 )");
   return merge;

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -115,6 +117,20 @@ void apply_config_file(const std::string& path, RunConfig& config) {
 
 void validate(const RunConfig& config) {
   for (const Problem& problem : config.problems) validate(problem);
+  // A report holds one result per backend and problem (compare and merge refuse two): the same
+  // problem twice, listed so or made so by a flag that sets every problem's size or seed, would
+  // be run twice for a report no reader takes.
+  std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t, Distribution>, size_t> first;
+  for (size_t i = 0; i < config.problems.size(); ++i) {
+    const Problem& p = config.problems[i];
+    const auto [seen, fresh] =
+        first.emplace(std::make_tuple(p.m, p.n, p.k, p.seed, p.distribution), i);
+    if (!fresh)
+      throw UsageError(fmt::format(
+          "problems {} and {} are the same problem ({} {} seed {}); a flag such as --m or "
+          "--seed sets it for every problem of the config; give each problem once",
+          seen->second + 1, i + 1, p.shape(), to_string(p.distribution), p.seed));
+  }
   if (config.backends.empty()) throw UsageError("--backend needs at least one name");
 }
 

@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "common/errors.h"
 #include "common/untrusted_text.h"
@@ -22,11 +23,6 @@ constexpr size_t kMessageLimit = 300;
 
 [[noreturn]] void refuse(const MergeInput& input, const std::string& problem) {
   throw UsageError(fmt::format("'{}': {}", for_terminal(input.label, kPathEchoLimit), problem));
-}
-
-int minor_version(const std::string& version) {
-  int major = 0, minor = 0;
-  return std::sscanf(version.c_str(), "%d.%d", &major, &minor) == 2 ? minor : -1;
 }
 
 const json& array_at(const MergeInput& input, const json& object, const char* key) {
@@ -51,7 +47,11 @@ void check_input(const MergeInput& input) {
   const std::string version = r["schema_version"].get<std::string>();
   // 1.3 added the devices and hosts every index below refers to.
   constexpr int kFirstMergeableMinor = 3;
-  const int ours = minor_version(kSchemaVersion), theirs = minor_version(version);
+  const std::optional<SchemaVersion> parsed = parse_schema_version(version);
+  if (!parsed)
+    refuse(input, fmt::format("malformed 'schema_version' {} (MAJOR.MINOR.PATCH)",
+                              for_terminal(shortened(version, kMessageLimit))));
+  const int ours = parse_schema_version(kSchemaVersion)->minor, theirs = parsed->minor;
   if (theirs < kFirstMergeableMinor)
     refuse(input, fmt::format("schema {} does not say which device each result ran on; merge "
                               "takes 1.3 reports and newer: run it again with this mishbench",
@@ -160,6 +160,23 @@ json merge_reports(const std::vector<MergeInput>& inputs, const std::vector<std:
       if (!fresh)
         refuse(input, fmt::format("device {} is in '{}' too; merge each device's results once",
                                   for_terminal(uuid), for_terminal(seen->second, kPathEchoLimit)));
+    }
+
+  // A host backend's results are its host's (compare pairs them by the host's name), as a
+  // device's are the device's: each once.
+  std::map<std::tuple<std::string, std::string, ProblemKey>, std::string> host_result_seen;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (const ReportResult& r : summaries[i].results) {
+      if (!r.on_host) continue;
+      const std::string& host = summaries[i].hosts.at(r.host);
+      const auto [seen, fresh] =
+          host_result_seen.emplace(std::make_tuple(host, r.backend, r.problem), inputs[i].label);
+      if (!fresh)
+        refuse(inputs[i],
+               fmt::format("host backend '{}' on problem {} of host '{}' is in '{}' too; merge "
+                           "each host's results once",
+                           for_terminal(r.backend), for_terminal(label(r.problem)),
+                           for_terminal(host), for_terminal(seen->second, kPathEchoLimit)));
     }
 
   const json& first = inputs.front().report;

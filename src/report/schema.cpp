@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-
-
 namespace mish {
 namespace {
 
@@ -24,9 +21,6 @@ void require(SchemaCheck& check, const json& object, const std::string& where,
   }
 }
 
-bool parse_version(const std::string& text, int& major, int& minor) {
-  return std::sscanf(text.c_str(), "%d.%d", &major, &minor) == 2;
-}
 
 void check_result(SchemaCheck& check, const json& r, const std::string& where) {
   auto string = [](const json& v) { return v.is_string(); };
@@ -81,25 +75,44 @@ void check_result(SchemaCheck& check, const json& r, const std::string& where) {
 
 }  // namespace
 
+std::optional<SchemaVersion> parse_schema_version(std::string_view text) {
+  int parts[3] = {};
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0 && (at >= text.size() || text[at++] != '.')) return std::nullopt;
+    const size_t start = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+    const size_t digits = at - start;
+    // 1 to 9 digits (an int holds them), and no leading zero but in "0" itself.
+    if (digits == 0 || digits > 9 || (digits > 1 && text[start] == '0')) return std::nullopt;
+    for (size_t d = start; d < at; ++d) parts[i] = parts[i] * 10 + (text[d] - '0');
+  }
+  if (at != text.size()) return std::nullopt;
+  return SchemaVersion{parts[0], parts[1], parts[2]};
+}
+
 SchemaCheck check_report(const json& report) {
   SchemaCheck check;
   if (!report.is_object()) {
     check.errors.push_back("the report is not a JSON object");
     return check;
   }
-  int major = 0, minor = 0, ours_major = 0, ours_minor = 0;
-  parse_version(kSchemaVersion, ours_major, ours_minor);
-  if (!report.contains("schema_version") || !report["schema_version"].is_string() ||
-      !parse_version(report["schema_version"].get<std::string>(), major, minor)) {
-    check.errors.push_back("missing or malformed 'schema_version' (not a mishbench report?)");
+  const SchemaVersion ours = *parse_schema_version(kSchemaVersion);
+  const std::optional<SchemaVersion> theirs =
+      report.contains("schema_version") && report["schema_version"].is_string()
+          ? parse_schema_version(report["schema_version"].get<std::string>())
+          : std::nullopt;
+  if (!theirs) {
+    check.errors.push_back(
+        "missing or malformed 'schema_version' (MAJOR.MINOR.PATCH; not a mishbench report?)");
     return check;
   }
-  if (major != ours_major) {
+  if (theirs->major != ours.major) {
     check.errors.push_back(fmt::format("schema version {} is not readable by this build ({})",
                                        report["schema_version"].get<std::string>(), kSchemaVersion));
     return check;
   }
-  if (minor > ours_minor)
+  if (theirs->minor > ours.minor)
     check.warnings.push_back(fmt::format("schema version {} is newer than this build's {}",
                                          report["schema_version"].get<std::string>(),
                                          kSchemaVersion));

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <thread>
 
 namespace mish {
@@ -53,7 +55,8 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
     const int err = options.stderr_path.empty()
                         ? ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
                         : ::open(err_path.c_str(), O_WRONLY);
-    if (in < 0 || out < 0 || err < 0 || ::chdir(MISHBENCH_SOURCE_DIR) != 0) ::_exit(126);
+    if (in < 0 || out < 0 || err < 0 || ::chdir(options.working_folder.empty() ? MISHBENCH_SOURCE_DIR
+                                                           : options.working_folder.c_str()) != 0) ::_exit(126);
     ::dup2(in, STDIN_FILENO);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
@@ -89,6 +92,32 @@ ProcessResult run_mishbench(const std::vector<std::string>& args, const std::str
     result.out = take_file(captured_out);
   if (options.stderr_path.empty()) result.err = take_file(captured_err);
   return result;
+}
+
+size_t address_space_at_start(const std::vector<std::string>& args, const std::string& fifo,
+                              const std::string& scratch) {
+  if (::mkfifo(fifo.c_str(), 0600) != 0) return 0;
+  size_t kib = 0;
+  ProcessOptions options;
+  options.while_running = [&](pid_t pid) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (kib == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::ifstream wchan(proc + "/wchan");
+      std::string where;
+      wchan >> where;
+      if (where == "wait_for_partner") {  // blocked opening the FIFO
+        std::ifstream status(proc + "/status");
+        for (std::string line; std::getline(status, line);)
+          if (line.rfind("VmSize:", 0) == 0) kib = std::stoul(line.substr(7));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ::kill(pid, SIGKILL);
+  };
+  run_mishbench(args, scratch, options);
+  std::remove(fifo.c_str());
+  return kib << 10;
 }
 
 }  // namespace mish

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <utility>
@@ -26,6 +27,7 @@ struct ProcessOptions {
   std::vector<int> closed;  // standard descriptors (0, 1, 2) closed, as `2>&-` does: not captured
   bool stdout_reader_gone = false;  // stdout a pipe whose reader has gone, as in `| true`
   std::vector<std::pair<int, rlim_t>> limits;  // setrlimit(resource, value) before it starts
+  std::string working_folder;  // where it runs; empty: the source tree
   // Called once the process runs (to watch it, signal it); the time limit applies after it.
   std::function<void(pid_t pid)> while_running;
 };
@@ -33,5 +35,11 @@ struct ProcessOptions {
 // `args` follow the program name; `scratch` is a folder for the captured output.
 ProcessResult run_mishbench(const std::vector<std::string>& args, const std::string& scratch,
                             const ProcessOptions& options = {});
+
+// The address space (bytes) mishbench maps before it does any work, its libraries loaded: that of
+// `args` run until it waits to open `fifo` (made here, removed after), which `args` name as an
+// input. 0 when it could not be measured.
+size_t address_space_at_start(const std::vector<std::string>& args, const std::string& fifo,
+                              const std::string& scratch);
 
 }  // namespace mish

@@ -3,17 +3,13 @@
 //
 // To add a row: append a HostileInput to kHostileInputs below.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "hostile_table.h"
@@ -153,6 +149,30 @@ const std::vector<HostileInput> kHostileInputs = {
      report("r.json", [](json& r) { r["schema_version"] = 1; })},
     {"schema_version_garbage", compare("r.json", "new.json"), 2, "malformed 'schema_version'",
      report("r.json", [](json& r) { r["schema_version"] = "abc"; })},
+    {"schema_version_two_parts", compare("r.json", "new.json"), 2, "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "1.3"; })},
+    {"schema_version_trailing_text", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "1.3.0junk"; })},
+    {"schema_version_leading_space", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = " 1.3.0"; })},
+    {"schema_version_signed", compare("r.json", "new.json"), 2, "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "+1.-3.0"; })},
+    {"schema_version_minor_overflows", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "1.99999999999999999999.0"; })},
+    {"schema_version_major_overflows", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "4294967297.3.0"; })},
+    {"schema_version_empty_part", compare("r.json", "new.json"), 2, "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "1..0"; })},
+    {"schema_version_leading_zero", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "01.3.0"; })},
+    {"schema_version_with_newline", compare("r.json", "new.json"), 2,
+     "malformed 'schema_version'",
+     report("r.json", [](json& r) { r["schema_version"] = "1.3.0\n"; })},
     {"schema_major_two", compare("r.json", "new.json"), 2, "is not readable by this build",
      report("r.json", [](json& r) { r["schema_version"] = "2.0.0"; })},
     {"results_an_object", compare("r.json", "new.json"), 2, "results",
@@ -393,9 +413,22 @@ Setup node_reports() {
   };
 }
 
+// {dir}/<name>: the report of a node without a GPU, which ran the host backend only.
+Setup host_only_report(std::string name) {
+  return [name](const fs::path& dir) {
+    SyntheticNode host;
+    host.hostname = "node-c";
+    host.fused_ms = {};
+    write_bytes(dir / name, node_report(host).dump());
+    return std::string();
+  };
+}
+
 const std::vector<HostileInput> kMergeInputs = {
     {"merge_written", {"merge", "{dir}/a.json", "{dir}/b.json", "--json", "{dir}/m.json"}, 0, "",
      node_reports(), {"m.json"}},
+    {"merge_a_host_only_report_twice", {"merge", "{dir}/h.json", "{dir}/h.json"}, 2,
+     "host backend 'cpu' on problem", both(node_reports(), host_only_report("h.json"))},
     {"merge_stdout_a_pipe_without_reader", {"merge", "{dir}/a.json", "{dir}/b.json"}, 3,
      "mishbench merge: cannot print the merged report", node_reports(), {}, "|"},
     {"merge_past_the_file_size_limit",
@@ -429,33 +462,6 @@ TEST(HostileOutputsHold, ReplacedJsonAndAppendedMarkdown) {
   fs::remove_all(dir);
 }
 
-// The address space mishbench takes before it reads a report (its libraries mapped): the size
-// of one that waits to open a FIFO as its report.
-size_t address_space_at_start(const fs::path& dir) {
-  const fs::path fifo = dir / "waits.json";
-  if (::mkfifo(fifo.c_str(), 0600) != 0) return 0;
-  size_t kib = 0;
-  ProcessOptions options;
-  options.while_running = [&](pid_t pid) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (kib == 0 && std::chrono::steady_clock::now() < deadline) {
-      std::ifstream wchan("/proc/" + std::to_string(pid) + "/wchan");
-      std::string where;
-      wchan >> where;
-      if (where == "wait_for_partner") {
-        std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-        for (std::string line; std::getline(status, line);)
-          if (line.rfind("VmSize:", 0) == 0) kib = std::stoul(line.substr(7));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ::kill(pid, SIGKILL);
-  };
-  run_mishbench({"compare", fifo.string(), fifo.string()}, dir.string(), options);
-  fs::remove(fifo);
-  return kib << 10;
-}
-
 // A report whose parsed form does not fit in the address space left (ulimit -v): out of host
 // memory is exit 3 and one line, also when freeing the half-parsed report needs memory itself.
 TEST(HostileMemory, AReportTooLargeForTheAddressSpaceIsExit3) {
@@ -463,7 +469,8 @@ TEST(HostileMemory, AReportTooLargeForTheAddressSpaceIsExit3) {
       fs::temp_directory_path() / ("mish_hostile_memory_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const size_t start = address_space_at_start(dir);
+  const std::string fifo = (dir / "waits.json").string();
+  const size_t start = address_space_at_start({"compare", fifo, fifo}, fifo, dir.string());
   ASSERT_GT(start, 0u) << "could not measure mishbench's address space at start";
   // 20 million samples: 40 MB of text, more than 300 MB parsed.
   std::string text = base_report().dump();

@@ -6,6 +6,7 @@
 // To add a row: append a HostileInput to the list of its class below.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -387,6 +388,15 @@ const std::vector<HostileInput> kConfigFiles = {
      "'backends' has an empty name in its list", config("{\"backends\": [\"cpu\", \"\"]}")},
     {"config_backends_a_number", from_config("--backend"), 2,
      "'backends' must be a string or an array of strings, got 7", config("{\"backends\": 7}")},
+    // A problem twice: listed so, or made so by a flag that sets every problem of the config.
+    {"config_problems_made_the_same_by_a_flag", with_config(), 2,
+     "mishbench: problems 1 and 2 are the same problem (8x16x32 kernelbench seed 42); a flag such "
+     "as --m or --seed sets it for every problem of the config; give each problem once",
+     config("{\"problems\": [{\"m\": 8}, {\"m\": 16}]}")},
+    {"config_problem_listed_twice", bench({"--config", "{dir}/c.json"}, {"--m", "--n", "--k"}), 2,
+     "problems 1 and 3 are the same problem (8x16x32 kernelbench seed 42)",
+     config("{\"problems\": [{\"m\": 8, \"n\": 16, \"k\": 32}, {\"m\": 16, \"n\": 16, "
+            "\"k\": 32}, {\"m\": 8, \"n\": 16, \"k\": 32}]}")},
     {"config_sets_the_problem", from_config("--m"), 0, "problem m=10 n=16 k=32",
      config("{\"problem\": {\"m\": 10}}")},
 
@@ -764,6 +774,32 @@ TEST(HostileOutputsHold, MainReportHoldsNumbersAsDecimal) {
   fs::remove_all(dir);
 }
 
+// A problem whose float64 reference cannot have the address space it needs (ulimit -v): refused
+// at start with exit 3 and the figures, instead of OpenBLAS retrying its allocation forever.
+TEST(HostileMemory, AProblemTooLargeForTheAddressSpaceIsRefusedAtStart) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_memory_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "waits.json").string();
+  const size_t start = address_space_at_start(bench({"--config", fifo}), fifo, dir.string());
+  ASSERT_GT(start, 0u) << "could not measure mishbench's address space at start";
+  ProcessOptions options;
+  options.limits = {{RLIMIT_AS, start + (128u << 20)}};
+  options.timeout_seconds = 30;
+  const ProcessResult r = run_mishbench(
+      bench({"--m", "2048", "--n", "2048", "--k", "2048"}), dir.string(), options);
+  ASSERT_FALSE(r.timed_out) << "hung";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("mishbench: not enough address space for problem 2048x2048x2048: the "
+                        "run needs about ", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("and the limit (ulimit -v) leaves "), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  fs::remove_all(dir);
+}
+
 // With stdout a pipe whose reader has gone, the report is written all the same.
 TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
   const fs::path dir =
@@ -775,6 +811,50 @@ TEST(HostileOutputsHold, MainReportIsWrittenWhenStdoutHasNoReader) {
       run_mishbench(bench({"--json", (dir / "r.json").string()}), dir.string(), options);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(json::parse(read_text(dir / "r.json"))["results"][0]["status"], "ok");
+  fs::remove_all(dir);
+}
+
+// A plugin that calls exit(0) while it loads: in the tool's own process that is a failure of the
+// run, said on stderr, not a silent success; in a worker, a plugin that could not be loaded.
+TEST(HostileInProcess, APluginThatExitsWhileLoadingIsAFailure) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_exit_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const ProcessResult in_process =
+      run_mishbench(with_plugin("exits_at_load", {"--isolate", "none"}), dir.string());
+  EXPECT_EQ(in_process.exit_code, 1) << in_process.err;
+  EXPECT_EQ(in_process.err,
+            "mishbench: something in this process (a plugin loaded with --isolate none?) called "
+            "exit() before mishbench finished; no result is reported\n");
+  const ProcessResult isolated = run_mishbench(with_plugin("exits_at_load"), dir.string());
+  EXPECT_EQ(isolated.exit_code, 2) << isolated.err;
+  EXPECT_NE(isolated.err.find("could not be loaded: the worker died in loading the plugin"),
+            std::string::npos)
+      << isolated.err;
+  fs::remove_all(dir);
+}
+
+// A plugin that changes the working folder while it loads into the tool: relative outputs go
+// where they were named, in the folder mishbench was started in.
+TEST(HostileInProcess, APluginThatChangesTheWorkingFolderMovesNoOutput) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_chdir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string report = "mish_hostile_chdir_" + std::to_string(::getpid()) + ".json";
+  const std::string dump = "mish_hostile_chdir_dump_" + std::to_string(::getpid());
+  ProcessOptions options;
+  options.working_folder = dir.string();
+  const ProcessResult r = run_mishbench(
+      with_plugin("changes_folder", {"--isolate", "none", "--json", report, "--dump", dump}),
+      dir.string(), options);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / report));
+  EXPECT_TRUE(fs::is_regular_file(dir / dump / "8x16x32-kernelbench-seed42" / "x.npy"));
+  EXPECT_FALSE(fs::exists(fs::path("/") / report));
+  EXPECT_FALSE(fs::exists(fs::path("/") / dump));
+  fs::remove(fs::path("/") / report);
+  fs::remove_all(fs::path("/") / dump);
   fs::remove_all(dir);
 }
 
@@ -815,6 +895,25 @@ TEST_P(HostileDescendant, EndsWithTheWorkerAndHoldsNothingUp) {
 INSTANTIATE_TEST_SUITE_P(Strangers, HostileDescendant,
                          ::testing::Values("then_verify", "then_crash"),
                          [](const auto& info) { return info.param; });
+
+// A multi-problem config with flags that set every problem (here the seed): the report is one that
+// compare and merge take.
+TEST(HostileOutputsHold, MultiProblemConfigWithFlagsGivesAReportCompareAndMergeTake) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mish_hostile_problems_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "c.json") << R"({"problems": [{"m": 8}, {"m": 16}]})";
+  const std::string report = (dir / "r.json").string();
+  const ProcessResult r = run_mishbench(
+      bench({"--config", (dir / "c.json").string(), "--seed", "7", "--json", report}, {"--m"}),
+      dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult compared = run_mishbench({"compare", report, report}, dir.string());
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  const ProcessResult merged = run_mishbench({"merge", report}, dir.string());
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  fs::remove_all(dir);
+}
 
 // A signal while the run is blocked writing an output (a FIFO nobody opened for reading, which
 // a report or a dump file waits on) or while a backend runs: one line says what was interrupted,

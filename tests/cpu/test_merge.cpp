@@ -137,6 +137,20 @@ TEST(Merge, RefusesADeviceTwice) {
       << message;
 }
 
+TEST(Merge, RefusesAHostsResultsTwice) {
+  const json host_only = node("node-c", {}, 20);
+  const std::string message = refusal({host_only, host_only});
+  EXPECT_NE(message.find("'node1.json': host backend 'cpu' on problem 64x128x256 kernelbench "
+                         "seed 42 of host 'node-c' is in 'node0.json' too"),
+            std::string::npos)
+      << message;
+  // Another host's run of the same backend and problem is merged.
+  json other_host = host_only;
+  other_host["hosts"][0]["hostname"] = "node-d";
+  other_host["host"]["hostname"] = "node-d";
+  EXPECT_EQ(merge({host_only, other_host})["hosts"].size(), 2u);
+}
+
 TEST(Merge, RefusesBrokenIndicesInsteadOfShiftingThem) {
   const json good = node("node-a", {2.7, 2.7}, 0);
   const auto broken = [&](const char* pointer, const json& value) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -174,9 +175,11 @@ int printed_on_stdout() {
 // The table, a backend that cannot run marked `error` with the reason. Exit 2 when one of them is
 // a solution file the command line or config names (bad input), else 0.
 int list_backends(const BackendTable& table, const RunConfig& config) {
+  size_t width = 10;  // the name column: as wide as the longest name
+  for (const BackendEntry& entry : table) width = std::max(width, for_terminal(entry.info.name).size());
   for (const BackendEntry& entry : table) {
     const BackendInfo& info = entry.info;
-    fmt::print("{:<10} {:<6} {:<8} {}{}\n", for_terminal(info.name),
+    fmt::print("{:<{}} {:<6} {:<8} {}{}\n", for_terminal(info.name), width,
                entry.unusable.empty() ? to_string(info.placement) : "error", info.origin.kind,
                for_terminal(info.summary, kMessageEchoLimit),
                info.origin.path.empty()

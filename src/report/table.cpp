@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,16 @@ namespace {
 
 // A reason can quote a backend's own long message; the report keeps it whole.
 constexpr size_t kReasonEchoLimit = 2000;
+// The backend column is at least this wide, and as wide as the longest name of the run.
+constexpr size_t kNameColumn = 10;
+
+size_t name_column(const RunOutcome& outcome) {
+  size_t width = kNameColumn;
+  for (const ProblemRun& run : outcome.runs)
+    for (const BackendResult& r : run.results)
+      width = std::max(width, for_terminal(r.backend).size());
+  return width;
+}
 
 std::string percent_of_peak(const Problem& p, const BackendResult& r, const DeviceRecord* device) {
   if (device == nullptr || r.stats.count == 0) return "-";
@@ -32,10 +43,11 @@ std::string multiple_of_floor(const Problem& p, const BackendResult& r,
 
 // The lines below the table: graph replays, stage breakdown and clocks, one backend at a time.
 void print_timing_details(std::FILE* out, const Problem& p, const BackendResult& r,
-                          const std::optional<CopyBandwidth>& copy) {
+                          const std::optional<CopyBandwidth>& copy, size_t width) {
+  const std::string name = for_terminal(r.backend);
   if (r.graph)
-    fmt::print(out, "  {:<10} graph     {:.4f} ms  {:.3g} TFLOP/s  (CI +-{:.2f}%, {} nodes)\n",
-               r.backend, r.graph->stats.median, tflops_at(p, r.graph->stats.median),
+    fmt::print(out, "  {:<{}} graph     {:.4f} ms  {:.3g} TFLOP/s  (CI +-{:.2f}%, {} nodes)\n",
+               name, width, r.graph->stats.median, tflops_at(p, r.graph->stats.median),
                50.0 * r.graph->stats.ci_relative_width(), r.graph_nodes);
   if (!r.stages.empty()) {
     std::vector<std::string> parts;
@@ -53,12 +65,12 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
                                        : ""));
       }
     }
-    fmt::print(out, "  {:<10} stages    {} | sum {:.4f} ms vs whole {:.4f} ms\n", r.backend,
+    fmt::print(out, "  {:<{}} stages    {} | sum {:.4f} ms vs whole {:.4f} ms\n", name, width,
                fmt::join(parts, " | "), sum_ms, r.stats.median);
   }
   if (r.clocks && r.clocks->readings > 0)
-    fmt::print(out, "  {:<10} clocks    SM {} MHz median ({}-{}), {} of {} samples throttled\n",
-               r.backend, r.clocks->sm_mhz_median, r.clocks->sm_mhz_min, r.clocks->sm_mhz_max,
+    fmt::print(out, "  {:<{}} clocks    SM {} MHz median ({}-{}), {} of {} samples throttled\n",
+               name, width, r.clocks->sm_mhz_median, r.clocks->sm_mhz_min, r.clocks->sm_mhz_max,
                r.clocks->throttled_samples.size(), r.stats.count);
 }
 
@@ -68,8 +80,9 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
 void print_results(std::FILE* out, const ProblemRun& run,
                    const std::vector<const BackendResult*>& results, const RunOutcome& outcome) {
   const Problem& p = run.problem;
-  fmt::print(out, "{:<10} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
-             "backend", "status", "median ms", "CI +-%", "TFLOP/s", "peak", "floor", "speedup",
+  const size_t width = name_column(outcome);
+  fmt::print(out, "{:<{}} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+             "backend", width, "status", "median ms", "CI +-%", "TFLOP/s", "peak", "floor", "speedup",
              "max abs err", "mismatch");
   bool any_expected_mismatch = false;
   for (const BackendResult* result : results) {
@@ -79,8 +92,8 @@ void print_results(std::FILE* out, const ProblemRun& run,
     const double speedup = speedup_vs_separate(run, r);
     const bool predicted = expected_mismatch(r);
     any_expected_mismatch |= predicted;
-    fmt::print(out, "{:<10} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
-               for_terminal(r.backend), to_string(r.status) + (predicted ? "*" : ""),
+    fmt::print(out, "{:<{}} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
+               for_terminal(r.backend), width, to_string(r.status) + (predicted ? "*" : ""),
                timed ? fmt::format("{:.4f}", r.stats.median) : "-",
                timed ? fmt::format("{:.2f}", 50.0 * r.stats.ci_relative_width()) : "-",
                timed ? fmt::format("{:.3g}", tflops(p, r)) : "-", percent_of_peak(p, r, device),
@@ -94,7 +107,7 @@ void print_results(std::FILE* out, const ProblemRun& run,
                     "fail the run)\n");
   for (const BackendResult* r : results) {
     const DeviceRecord* device = outcome.device_of(*r);
-    print_timing_details(out, p, *r, device ? device->copy_bandwidth : std::nullopt);
+    print_timing_details(out, p, *r, device ? device->copy_bandwidth : std::nullopt, width);
   }
   for (const BackendResult* r : results)
     if (r->status != Status::ok)
@@ -167,8 +180,8 @@ void print_node_summary(std::FILE* out, const RunOutcome& outcome) {
   int flagged = 0;
   for (const NodeSummaryRow& row : rows) {
     const Problem& p = outcome.runs.at(row.problem).problem;
-    fmt::print(out, "  {:<10} {} ({}, seed {}): node median {:.4f} ms\n", for_terminal(row.backend),
-               p.shape(), to_string(p.distribution), p.seed, row.node_median_ms);
+    fmt::print(out, "  {:<{}} {} ({}, seed {}): node median {:.4f} ms\n",
+               for_terminal(row.backend), name_column(outcome), p.shape(), to_string(p.distribution), p.seed, row.node_median_ms);
     for (const DeviceStanding& d : row.devices) {
       const DeviceInfo& info = outcome.devices.at(d.timing.device).info;
       flagged += d.deviation != Deviation::none ? 1 : 0;

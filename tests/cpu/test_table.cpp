@@ -1,0 +1,80 @@
+// The console table of a run (report/table.h), from outcomes made here: its columns line up
+// whatever the backends are named.
+#include <gtest/gtest.h>
+#include <stdio.h>
+
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/table.h"
+
+namespace mish {
+namespace {
+
+// A host result that verified: `median_ms` with a tight 95% interval, 128 outputs checked.
+BackendResult timed(const std::string& name, double median_ms) {
+  BackendResult r;
+  r.backend = name;
+  r.math_mode = "fp32";
+  r.stats.count = 100;
+  r.stats.median = median_ms;
+  r.stats.ci_low = 0.99 * median_ms;
+  r.stats.ci_high = 1.01 * median_ms;
+  r.stats.ci_confidence = 0.95;
+  Verification v;
+  v.checked = 128;
+  v.max_abs = 7.35e-7;
+  r.verification = v;
+  return r;
+}
+
+RunOutcome host_run(std::vector<BackendResult> results) {
+  ProblemRun run;
+  run.problem.m = 8;
+  run.problem.n = 16;
+  run.problem.k = 32;
+  run.reference_ms = 1;
+  run.results = std::move(results);
+  RunOutcome outcome;
+  outcome.runs.push_back(std::move(run));
+  return outcome;
+}
+
+std::string table(const RunOutcome& outcome) {
+  char* buffer = nullptr;
+  size_t size = 0;
+  FILE* out = open_memstream(&buffer, &size);
+  print_table(out, outcome);
+  std::fclose(out);
+  std::string text(buffer, size);
+  std::free(buffer);
+  return text;
+}
+
+// The line of `text` that starts with `start`.
+std::string line_of(const std::string& text, const std::string& start) {
+  const size_t at = ("\n" + text).find("\n" + start);
+  if (at == std::string::npos) return "";
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+TEST(Table, TheNameColumnIsAsWideAsTheLongestName) {
+  const std::string text =
+      table(host_run({timed("cpu", 0.5), timed("a-rather-long-plugin-name", 0.25)}));
+  const std::string header = line_of(text, "backend ");
+  ASSERT_FALSE(header.empty()) << text;
+  const size_t status = header.find("status");
+  const size_t median = header.find("median ms") + std::string("median ms").size();
+  for (const auto& [name, median_text] : {std::pair<std::string, std::string>{"cpu ", "0.5000"},
+                                          {"a-rather-long-plugin-name ", "0.2500"}}) {
+    const std::string row = line_of(text, name);
+    ASSERT_FALSE(row.empty()) << text;
+    EXPECT_EQ(row.find("ok"), status) << text;
+    EXPECT_EQ(row.find(median_text) + median_text.size(), median) << text;
+  }
+}
+
+}  // namespace
+}  // namespace mish

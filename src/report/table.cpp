@@ -41,6 +41,14 @@ std::string multiple_of_floor(const Problem& p, const BackendResult& r,
   return floor ? fmt::format("{:.2f}x", r.stats.median / *floor) : "-";
 }
 
+// The verified output's max abs error, over its finite elements: "non-finite" when some were NaN
+// or Inf, since then the largest error is not a number at all.
+std::string max_abs_error(const BackendResult& r) {
+  if (!r.verification) return "-";
+  if (r.verification->nonfinite > 0) return "non-finite";
+  return fmt::format("{:.2e}", r.verification->max_abs);
+}
+
 // The lines below the table: graph replays, stage breakdown and clocks, one backend at a time.
 void print_timing_details(std::FILE* out, const Problem& p, const BackendResult& r,
                           const std::optional<CopyBandwidth>& copy, size_t width) {
@@ -99,7 +107,7 @@ void print_results(std::FILE* out, const ProblemRun& run,
                timed ? fmt::format("{:.3g}", tflops(p, r)) : "-", percent_of_peak(p, r, device),
                multiple_of_floor(p, r, device),
                speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",
-               r.verification ? fmt::format("{:.2e}", r.verification->max_abs) : "-",
+               max_abs_error(r),
                r.verification ? fmt::format("{}", r.verification->mismatches) : "-");
   }
   if (any_expected_mismatch)

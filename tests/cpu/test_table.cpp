@@ -76,5 +76,17 @@ TEST(Table, TheNameColumnIsAsWideAsTheLongestName) {
   }
 }
 
+TEST(Table, NonFiniteOutputsShowNoMaxAbsError) {
+  BackendResult nan = timed("nan-out", 0.5);
+  nan.status = Status::mismatch;
+  nan.verification->nonfinite = 64;
+  nan.verification->mismatches = 64;
+  const std::string row = line_of(table(host_run({nan})), "nan-out ");
+  EXPECT_NE(row.find(" non-finite         64"), std::string::npos) << row;
+  EXPECT_EQ(row.find("7.35e-07"), std::string::npos) << row;
+  EXPECT_NE(line_of(table(host_run({timed("cpu", 0.5)})), "cpu ").find("7.35e-07"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace mish

@@ -41,6 +41,16 @@ std::string multiple_of_floor(const Problem& p, const BackendResult& r,
   return floor ? fmt::format("{:.2f}x", r.stats.median / *floor) : "-";
 }
 
+// Half the width of the median's 95% confidence interval, in percent of the median: "-" when the
+// samples are too few for a 95% interval (under 6, [min, max] covers less), ">99" when it is
+// wider than the median itself (a figure there says nothing more).
+std::string ci_half_width(const TimingStats& stats) {
+  constexpr double kCoverage = 0.95, kRounding = 1e-9;
+  if (stats.count == 0 || stats.ci_confidence + kRounding < kCoverage) return "-";
+  const double percent = 50.0 * stats.ci_relative_width();
+  return percent > 99 ? ">99" : fmt::format("{:.2f}", percent);
+}
+
 // The verified output's max abs error, over its finite elements: "non-finite" when some were NaN
 // or Inf, since then the largest error is not a number at all.
 std::string max_abs_error(const BackendResult& r) {
@@ -54,9 +64,9 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
                           const std::optional<CopyBandwidth>& copy, size_t width) {
   const std::string name = for_terminal(r.backend);
   if (r.graph)
-    fmt::print(out, "  {:<{}} graph     {:.4f} ms  {:.3g} TFLOP/s  (CI +-{:.2f}%, {} nodes)\n",
+    fmt::print(out, "  {:<{}} graph     {:.4f} ms  {:.3g} TFLOP/s  (CI +-{}%, {} nodes)\n",
                name, width, r.graph->stats.median, tflops_at(p, r.graph->stats.median),
-               50.0 * r.graph->stats.ci_relative_width(), r.graph_nodes);
+               ci_half_width(r.graph->stats), r.graph_nodes);
   if (!r.stages.empty()) {
     std::vector<std::string> parts;
     double sum_ms = 0.0;
@@ -103,7 +113,7 @@ void print_results(std::FILE* out, const ProblemRun& run,
     fmt::print(out, "{:<{}} {:<11} {:>11} {:>8} {:>9} {:>6} {:>7} {:>8} {:>12} {:>10}\n",
                for_terminal(r.backend), width, to_string(r.status) + (predicted ? "*" : ""),
                timed ? fmt::format("{:.4f}", r.stats.median) : "-",
-               timed ? fmt::format("{:.2f}", 50.0 * r.stats.ci_relative_width()) : "-",
+               ci_half_width(r.stats),
                timed ? fmt::format("{:.3g}", tflops(p, r)) : "-", percent_of_peak(p, r, device),
                multiple_of_floor(p, r, device),
                speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",

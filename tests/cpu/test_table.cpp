@@ -88,5 +88,25 @@ TEST(Table, NonFiniteOutputsShowNoMaxAbsError) {
             std::string::npos);
 }
 
+// The CI +-% column of a result whose 95% interval of the median is [low, high] x median,
+// covering the true median with probability `coverage`.
+std::string ci_column(double low, double high, double coverage) {
+  BackendResult r = timed("cpu", 1.0);
+  r.stats.ci_low = low;
+  r.stats.ci_high = high;
+  r.stats.ci_confidence = coverage;
+  const std::string row = line_of(table(host_run({r})), "cpu ");
+  const size_t median = row.find("1.0000") + 6;
+  const size_t start = row.find_first_not_of(' ', median);
+  return row.substr(start, row.find(' ', start) - start);
+}
+
+TEST(Table, TheCiColumnIsHalfThe95PercentIntervalOfTheMedian) {
+  EXPECT_EQ(ci_column(0.99, 1.01, 0.95), "1.00");
+  EXPECT_EQ(ci_column(0.5, 7.1, 0.96), ">99");   // wider than the median: no useful figure
+  EXPECT_EQ(ci_column(0.2, 7.1, 0.75), "-");     // 3 samples: [min, max] covers 75%, not 95%
+  EXPECT_EQ(ci_column(0.99, 1.01, 0.9375), "-");  // 5 samples
+}
+
 }  // namespace
 }  // namespace mish

@@ -41,6 +41,28 @@ std::string multiple_of_floor(const Problem& p, const BackendResult& r,
   return floor ? fmt::format("{:.2f}x", r.stats.median / *floor) : "-";
 }
 
+// A rate given in TFLOP/s, to three significant digits and without an exponent: from 1 TFLOP/s up
+// in TFLOP/s, below it in GFLOP/s or MFLOP/s (a host backend's 0.000407 TFLOP/s is 407 MFLOP/s).
+struct FlopRate {
+  std::string number;
+  char prefix = 'T';
+  std::string in_column() const { return prefix == 'T' ? number : number + prefix; }  // "877G"
+  std::string in_text() const { return fmt::format("{} {}FLOP/s", number, prefix); }
+};
+
+FlopRate flop_rate(double tflops) {
+  constexpr double kRoundsUp = 0.9995;  // three digits of it read 1.00 of the next unit
+  FlopRate rate;
+  double value = tflops;
+  for (const char prefix : {'G', 'M'}) {
+    if (value >= kRoundsUp) break;
+    value *= 1e3;
+    rate.prefix = prefix;
+  }
+  rate.number = value >= 1e3 * kRoundsUp ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+  return rate;
+}
+
 // Half the width of the median's 95% confidence interval, in percent of the median: "-" when the
 // samples are too few for a 95% interval (under 6, [min, max] covers less), ">99" when it is
 // wider than the median itself (a figure there says nothing more).
@@ -64,8 +86,8 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
                           const std::optional<CopyBandwidth>& copy, size_t width) {
   const std::string name = for_terminal(r.backend);
   if (r.graph)
-    fmt::print(out, "  {:<{}} graph     {:.4f} ms  {:.3g} TFLOP/s  (CI +-{}%, {} nodes)\n",
-               name, width, r.graph->stats.median, tflops_at(p, r.graph->stats.median),
+    fmt::print(out, "  {:<{}} graph     {:.4f} ms  {}  (CI +-{}%, {} nodes)\n",
+               name, width, r.graph->stats.median, flop_rate(tflops_at(p, r.graph->stats.median)).in_text(),
                ci_half_width(r.graph->stats), r.graph_nodes);
   if (!r.stages.empty()) {
     std::vector<std::string> parts;
@@ -73,8 +95,8 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
     for (const StageResult& stage : r.stages) {
       sum_ms += stage.timing.stats.median;
       if (stage.kind == StageKind::gemm) {
-        parts.push_back(fmt::format("{} {:.4f} ms {:.3g} TFLOP/s", stage.name,
-                                    stage.timing.stats.median, tflops_at(p, stage.timing.stats.median)));
+        parts.push_back(fmt::format("{} {:.4f} ms {}", stage.name, stage.timing.stats.median,
+                                    flop_rate(tflops_at(p, stage.timing.stats.median)).in_text()));
       } else {
         const double gbps = stage_gb_per_s(stage);
         parts.push_back(fmt::format(
@@ -114,7 +136,7 @@ void print_results(std::FILE* out, const ProblemRun& run,
                for_terminal(r.backend), width, to_string(r.status) + (predicted ? "*" : ""),
                timed ? fmt::format("{:.4f}", r.stats.median) : "-",
                ci_half_width(r.stats),
-               timed ? fmt::format("{:.3g}", tflops(p, r)) : "-", percent_of_peak(p, r, device),
+               timed ? flop_rate(tflops(p, r)).in_column() : "-", percent_of_peak(p, r, device),
                multiple_of_floor(p, r, device),
                speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-",
                max_abs_error(r),

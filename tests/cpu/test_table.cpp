@@ -108,5 +108,22 @@ TEST(Table, TheCiColumnIsHalfThe95PercentIntervalOfTheMedian) {
   EXPECT_EQ(ci_column(0.99, 1.01, 0.9375), "-");  // 5 samples
 }
 
+// The TFLOP/s column of a host result of 8x16x32 (8192 FLOP) at `median_ms`.
+std::string flops_column(double median_ms) {
+  const std::string row = line_of(table(host_run({timed("cpu", median_ms)})), "cpu ");
+  const size_t ci = row.find("1.00") + 4;  // the CI column, then TFLOP/s
+  const size_t start = row.find_first_not_of(' ', ci);
+  return row.substr(start, row.find(' ', start) - start);
+}
+
+TEST(Table, RatesBelowOneTflopsShowTheirOwnUnitAndNoExponent) {
+  EXPECT_EQ(flops_column(8192e-12 / 50.6 * 1e3), "50.6");  // 50.6 TFLOP/s: the column's unit
+  EXPECT_EQ(flops_column(8192e-12 / 1234.0 * 1e3), "1234");  // no "1.23e+03"
+  EXPECT_EQ(flops_column(8192e-9 / 877.0 * 1e3), "877G");
+  EXPECT_EQ(flops_column(8192e-9 / 2.08 * 1e3), "2.08G");
+  EXPECT_EQ(flops_column(8192e-6 / 407.0 * 1e3), "407M");  // was 0.000407
+  EXPECT_EQ(flops_column(8192e-12 / 0.99995 * 1e3), "1");    // rounds up into TFLOP/s
+}
+
 }  // namespace
 }  // namespace mish

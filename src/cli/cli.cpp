@@ -155,9 +155,9 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
 }
 
 // The table on stdout; "" or why it could not be printed (stdout closed, a full disk).
-std::string print_result_table(const RunOutcome& outcome) {
+std::string print_result_table(const RunOutcome& outcome, const Tolerance& tolerance) {
   try {
-    print_table(stdout, outcome);
+    print_table(stdout, outcome, tolerance);
     print_node_summary(stdout, outcome);
   } catch (const std::system_error& error) {
     return error.code().message();
@@ -226,7 +226,7 @@ int run(const CommandLine& line, int argc, char** argv) {
   check_outputs(config, line, chosen);
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
-    const std::string not_printed = print_result_table(outcome);
+    const std::string not_printed = print_result_table(outcome, config.tolerance);
     if (!config.json_path.empty()) {  // written even when stdout failed: the run's one record
       const std::vector<std::string> args(argv, argv + argc);
       write_json_atomically(config.json_path, build_report(outcome, config, args));

@@ -181,7 +181,7 @@ std::string throttling(const DeviceTiming& t) {
 
 }  // namespace
 
-void print_table(std::FILE* out, const RunOutcome& outcome) {
+void print_table(std::FILE* out, const RunOutcome& outcome, const Tolerance& tolerance) {
   const bool several = outcome.devices.size() > 1;
   for (const ProblemRun& run : outcome.runs) {
     const Problem& p = run.problem;
@@ -204,6 +204,11 @@ void print_table(std::FILE* out, const RunOutcome& outcome) {
       print_results(out, run, group, outcome);
     }
   }
+  fmt::print(out,
+             "\n  CI +-%: half the median's 95% confidence interval; peak: of the math mode's "
+             "peak on this GPU; floor: median / roofline floor; speedup: vs separate\n"
+             "  verified: every checked output within atol {:g} + rtol {:g} x |reference|\n",
+             tolerance.atol, tolerance.rtol);
   for (const DeviceRecord& device : outcome.devices)
     print_bandwidths(out, device, several ? fmt::format("gpu {} ", device.info.ordinal) : "");
 }

@@ -42,11 +42,11 @@ RunOutcome host_run(std::vector<BackendResult> results) {
   return outcome;
 }
 
-std::string table(const RunOutcome& outcome) {
+std::string table(const RunOutcome& outcome, const Tolerance& tolerance = {}) {
   char* buffer = nullptr;
   size_t size = 0;
   FILE* out = open_memstream(&buffer, &size);
-  print_table(out, outcome);
+  print_table(out, outcome, tolerance);
   std::fclose(out);
   std::string text(buffer, size);
   std::free(buffer);
@@ -123,6 +123,22 @@ TEST(Table, RatesBelowOneTflopsShowTheirOwnUnitAndNoExponent) {
   EXPECT_EQ(flops_column(8192e-9 / 2.08 * 1e3), "2.08G");
   EXPECT_EQ(flops_column(8192e-6 / 407.0 * 1e3), "407M");  // was 0.000407
   EXPECT_EQ(flops_column(8192e-12 / 0.99995 * 1e3), "1");    // rounds up into TFLOP/s
+}
+
+TEST(Table, ALegendSaysWhatTheFiguresAreAndTheTolerance) {
+  Tolerance tolerance;
+  tolerance.atol = 1e-3;
+  tolerance.rtol = 5e-4;
+  const std::string text = table(host_run({timed("cpu", 0.5)}), tolerance);
+  EXPECT_NE(text.find("\n  CI +-%: half the median's 95% confidence interval; peak: of the math "
+                      "mode's peak on this GPU; floor: median / roofline floor; speedup: vs "
+                      "separate\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n  verified: every checked output within atol 0.001 + rtol 0.0005 x "
+                      "|reference|\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -160,6 +160,36 @@ void print_results(std::FILE* out, const ProblemRun& run,
                  *r->prepack_ms, outcome.include_prepack ? "included in" : "not in");
 }
 
+// After the tables of several problems: how many results of each status, and which failed.
+void print_run_summary(std::FILE* out, const RunOutcome& outcome) {
+  if (outcome.runs.size() < 2) return;
+  std::vector<std::pair<std::string, int>> counts;  // in the order first seen
+  size_t results = 0;
+  std::vector<std::string> failed;
+  for (const ProblemRun& run : outcome.runs) {
+    std::vector<std::string> here;
+    for (const BackendResult& r : run.results) {
+      ++results;
+      const std::string status = to_string(r.status) + (expected_mismatch(r) ? "*" : "");
+      const auto seen = std::find_if(counts.begin(), counts.end(),
+                                     [&](const auto& count) { return count.first == status; });
+      if (seen == counts.end()) counts.push_back({status, 1});
+      else ++seen->second;
+      if (fails_the_run(r)) here.push_back(fmt::format("{} {}", for_terminal(r.backend), status));
+    }
+    const Problem& p = run.problem;
+    if (!here.empty())
+      failed.push_back(fmt::format("  {} ({}, seed {}): {}", p.shape(), to_string(p.distribution),
+                                   p.seed, fmt::join(here, ", ")));
+  }
+  std::vector<std::string> parts;
+  for (const auto& [status, count] : counts) parts.push_back(fmt::format("{} {}", count, status));
+  fmt::print(out, "\n{} problems, {} results: {}; {}\n", outcome.runs.size(), results,
+             fmt::join(parts, ", "),
+             failed.empty() ? "none failed" : fmt::format("failed on {} of them:", failed.size()));
+  for (const std::string& line : failed) fmt::print(out, "{}\n", line);
+}
+
 std::string device_heading(const DeviceRecord& device) {
   return fmt::format("gpu {}: {} ({}, PCI {})", device.info.ordinal,
                      for_terminal(device.info.name), device.info.uuid, device.info.pci_bus_id);
@@ -204,6 +234,7 @@ void print_table(std::FILE* out, const RunOutcome& outcome, const Tolerance& tol
       print_results(out, run, group, outcome);
     }
   }
+  print_run_summary(out, outcome);
   fmt::print(out,
              "\n  CI +-%: half the median's 95% confidence interval; peak: of the math mode's "
              "peak on this GPU; floor: median / roofline floor; speedup: vs separate\n"

@@ -30,16 +30,25 @@ BackendResult timed(const std::string& name, double median_ms) {
   return r;
 }
 
-RunOutcome host_run(std::vector<BackendResult> results) {
+ProblemRun problem_run(int64_t m, std::vector<BackendResult> results) {
   ProblemRun run;
-  run.problem.m = 8;
+  run.problem.m = m;
   run.problem.n = 16;
   run.problem.k = 32;
   run.reference_ms = 1;
   run.results = std::move(results);
+  return run;
+}
+
+RunOutcome host_run(std::vector<BackendResult> results) {
   RunOutcome outcome;
-  outcome.runs.push_back(std::move(run));
+  outcome.runs.push_back(problem_run(8, std::move(results)));
   return outcome;
+}
+
+BackendResult with_status(BackendResult r, Status status) {
+  r.status = status;
+  return r;
 }
 
 std::string table(const RunOutcome& outcome, const Tolerance& tolerance = {}) {
@@ -139,6 +148,26 @@ TEST(Table, ALegendSaysWhatTheFiguresAreAndTheTolerance) {
                       "|reference|\n"),
             std::string::npos)
       << text;
+}
+
+TEST(Table, SeveralProblemsCloseWithWhatFailed) {
+  BackendResult reduced = with_status(timed("tf32", 0.1), Status::mismatch);
+  reduced.expected_accuracy = Accuracy::reduced;
+  RunOutcome outcome;
+  outcome.runs.push_back(problem_run(8, {timed("cpu", 0.5), reduced}));
+  outcome.runs.push_back(problem_run(64, {timed("cpu", 0.5), reduced}));
+  outcome.runs.push_back(problem_run(128, {with_status(timed("cpu", 0.5), Status::mismatch),
+                                           with_status(timed("mine", 0.5), Status::error)}));
+  const std::string text = table(outcome);
+  EXPECT_NE(text.find("\n3 problems, 6 results: 2 ok, 2 mismatch*, 1 mismatch, 1 error; failed "
+                      "on 1 of them:\n  128x16x32 (kernelbench, seed 42): cpu mismatch, mine "
+                      "error\n"),
+            std::string::npos)
+      << text;
+  outcome.runs.pop_back();
+  EXPECT_NE(table(outcome).find("\n2 problems, 4 results: 2 ok, 2 mismatch*; none failed\n"),
+            std::string::npos);
+  EXPECT_EQ(table(host_run({timed("cpu", 0.5)})).find(" results: "), std::string::npos);
 }
 
 }  // namespace

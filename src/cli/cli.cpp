@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -185,9 +186,10 @@ void check_outputs(const RunConfig& config, const CommandLine& line, const Backe
 }
 
 // The table on `out`; "" or why it could not be printed (stdout closed, a full disk).
-std::string print_result_table(std::FILE* out, const RunOutcome& outcome) {
+std::string print_result_table(std::FILE* out, const RunOutcome& outcome,
+                               const Tolerance& tolerance) {
   try {
-    print_table(out, outcome);
+    print_table(out, outcome, tolerance);
     print_node_summary(out, outcome);
   } catch (const std::system_error& error) {
     return error.code().message();
@@ -205,9 +207,11 @@ int printed_on_stdout() {
 // The table, a backend that cannot run marked `error` with the reason. Exit 2 when one of them is
 // a solution file the command line or config names (bad input), else 0.
 int list_backends(const BackendTable& table, const RunConfig& config) {
+  size_t width = 10;  // the name column: as wide as the longest name
+  for (const BackendEntry& entry : table) width = std::max(width, for_terminal(entry.info.name).size());
   for (const BackendEntry& entry : table) {
     const BackendInfo& info = entry.info;
-    fmt::print("{:<10} {:<6} {:<8} {}{}\n", for_terminal(info.name),
+    fmt::print("{:<{}} {:<6} {:<8} {}{}\n", for_terminal(info.name), width,
                entry.unusable.empty() ? to_string(info.placement) : "error", info.origin.kind,
                for_terminal(info.summary, kMessageEchoLimit),
                info.origin.path.empty()
@@ -284,8 +288,8 @@ int run(const CommandLine& line, int argc, char** argv) {
   try {
     const RunOutcome outcome = run_benchmark(config, chosen);
     // With an output on stdout ("-"), the table goes to stderr.
-    const std::string not_printed =
-        print_result_table(standard_output_taken(config) ? stderr : stdout, outcome);
+    const std::string not_printed = print_result_table(
+        standard_output_taken(config) ? stderr : stdout, outcome, config.tolerance);
     if (any_run_output(config)) {  // written even when stdout failed: the run's one record
       const std::vector<std::string> args(argv, argv + argc);
       write_run_outputs(config, build_report(outcome, config, args));

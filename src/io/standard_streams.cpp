@@ -6,13 +6,33 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <mutex>
+#include <string>
 
 #include "io/os_error.h"
 
 namespace mish {
 namespace {
 
+constexpr std::string_view kEraseLine = "\r\033[K";
+
+// Whether a status line is on the terminal now; guarded by status_mutex(), which also keeps a
+// status line and other output from interleaving.
+bool status_shown = false;
+std::mutex& status_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void erase_status_line() {
+  if (!status_shown) return;
+  write_fully(STDERR_FILENO, kEraseLine.data(), kEraseLine.size());
+  status_shown = false;
+}
+
 ssize_t write_or_drop(void*, const char* data, size_t size) {
+  const std::lock_guard<std::mutex> lock(status_mutex());
+  erase_status_line();
   write_fully(STDERR_FILENO, data, size);  // a failure is dropped: see the header
   return static_cast<ssize_t>(size);
 }
@@ -42,6 +62,18 @@ void make_stderr_best_effort() {
   std::fflush(stderr);
   stderr = stream;  // glibc's stderr is a plain variable, documented as assignable
   made = true;
+}
+
+void show_status_line(std::string_view line) {
+  const std::string text = std::string(kEraseLine) + std::string(line);
+  const std::lock_guard<std::mutex> lock(status_mutex());
+  write_fully(STDERR_FILENO, text.data(), text.size());
+  status_shown = true;
+}
+
+void clear_status_line() {
+  const std::lock_guard<std::mutex> lock(status_mutex());
+  erase_status_line();
 }
 
 void ignore_write_signals() {

@@ -2,6 +2,7 @@
 // (`2>/dev/full`), or a pipe whose reader has gone (`| true`). Called first thing in a process,
 // so that what the tool prints on them can never take the tool down.
 #pragma once
+#include <string_view>
 
 namespace mish {
 
@@ -16,6 +17,13 @@ void reserve_standard_descriptors();
 // courtesy; failing to print it must not turn into an exception inside an error handler, nor
 // end a run before its report is written. The exit code still says how the command ended.
 void make_stderr_best_effort();
+
+// One line of transient status on descriptor 2, such as a progress bar, drawn in place of the
+// last one without a newline. Anything else written to the best-effort stderr erases it first,
+// so that a warning starts on a line of its own instead of after the bar; clear_status_line()
+// erases it when the work it showed is done.
+void show_status_line(std::string_view line);
+void clear_status_line();
 
 // SIGPIPE and SIGXFSZ ignored: a write to a pipe whose reader has gone, or past the file size
 // limit (ulimit -f), fails with EPIPE or EFBIG, which every writer handles as the failed write it

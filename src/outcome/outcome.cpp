@@ -21,12 +21,15 @@ std::string to_string(Status status) {
   return "unknown";
 }
 
+bool fails_the_run(const BackendResult& r) {
+  return r.status == Status::error || r.status == Status::implausible ||
+         (r.status == Status::mismatch && r.expected_accuracy == Accuracy::fp32);
+}
+
 bool RunOutcome::any_failure() const {
   for (const ProblemRun& run : runs)
     for (const BackendResult& r : run.results)
-      if (r.status == Status::error || r.status == Status::implausible ||
-          (r.status == Status::mismatch && r.expected_accuracy == Accuracy::fp32))
-        return true;
+      if (fails_the_run(r)) return true;
   return false;
 }
 

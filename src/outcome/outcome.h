@@ -109,6 +109,10 @@ struct BackendResult : TimedSeries {
   std::optional<size_t> device;  // where it ran: an index into RunOutcome::devices; none: host
 };
 
+// An error, an implausible time, or a mismatch of a backend expected to be fp32-accurate: what
+// makes the run's exit code 1.
+bool fails_the_run(const BackendResult& result);
+
 struct ProblemRun {
   Problem problem;
   double generate_ms = 0.0;   // host input generation
@@ -133,7 +137,7 @@ struct RunOutcome {
   bool include_prepack = false;  // weight prepack timed inside every iteration
   // Why device backends were skipped for want of a CUDA device; empty when none was missing.
   std::string missing_device;
-  // An error anywhere, or a mismatch of a backend expected to be fp32-accurate.
+  // A result anywhere that fails_the_run.
   bool any_failure() const;
   // The device `result` ran on. A host backend's is the run's first device: its roofline and
   // speedup are taken against that one, as in a run with one device. Null without a device.

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "io/standard_streams.h"
 
 namespace mish {
 namespace {
@@ -30,10 +31,7 @@ ProgressBar::ProgressBar(std::string label, bool enabled)
       start_(std::chrono::steady_clock::now()) {}
 
 ProgressBar::~ProgressBar() {
-  if (drawn_) {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
+  if (drawn_) clear_status_line();
 }
 
 std::string ProgressBar::render(const std::string& label, double fraction, double elapsed_s,
@@ -52,8 +50,7 @@ void ProgressBar::update(double fraction) {
   last_draw_ = now;
   drawn_ = true;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  fmt::print(stderr, "\r\033[K{}", render(label_, fraction, elapsed, kBarWidth));
-  std::fflush(stderr);
+  show_status_line(render(label_, fraction, elapsed, kBarWidth));
 }
 
 }  // namespace mish

@@ -1,6 +1,7 @@
 // A one-line progress bar with ETA on stderr, for long work (input generation, the reference,
 // sampling loops). Silent unless enabled and stderr is a terminal, so --quiet, logs and pipes
-// never see it; it writes nothing anywhere else.
+// never see it; it writes nothing anywhere else. It is stderr's status line
+// (io/standard_streams.h): any other output on stderr erases it first.
 #pragma once
 #include <chrono>
 #include <string>

@@ -4,11 +4,14 @@
 #include <cstdio>
 
 #include "outcome/outcome.h"
+#include "verify/verify.h"
 
 namespace mish {
 
 // With several devices the results are grouped by device, each under a heading that names it.
-void print_table(std::FILE* out, const RunOutcome& outcome);
+// A legend under the tables says what the figures are, and the tolerance the outputs were
+// checked against.
+void print_table(std::FILE* out, const RunOutcome& outcome, const Tolerance& tolerance);
 
 // The node summary (report/node_summary.h) of a run on two or more devices; nothing otherwise.
 void print_node_summary(std::FILE* out, const RunOutcome& outcome);

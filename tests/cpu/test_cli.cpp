@@ -187,6 +187,24 @@ TEST_F(Cli, ListBackendsNamesEveryBackendAndExitsZero) {
         << name << " missing from:\n" << r.out;
 }
 
+// The column after the first word of each line of `text`: where the second column starts.
+std::vector<size_t> second_columns(const std::string& text) {
+  std::vector<size_t> columns;
+  for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = text.substr(start, end - start);
+    columns.push_back(line.find_first_not_of(' ', line.find(' ')));
+  }
+  return columns;
+}
+
+TEST_F(Cli, ListBackendsSizesTheNameColumnToTheLongestName) {
+  const Invocation r = run("--list-backends");  // torch-compile: 13 characters
+  ASSERT_NE(r.out.find("\ntorch-compile device "), std::string::npos) << r.out;
+  const std::vector<size_t> columns = second_columns(r.out);
+  ASSERT_FALSE(columns.empty());
+  for (size_t column : columns) EXPECT_EQ(column, 14u) << r.out;
+}
+
 TEST_F(Cli, CpuRunOfCiConfigVerifiesAndWritesAValidReport) {
   const Invocation r = run("--backend=cpu --config configs/ci.json --json {dir}/report.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -29,7 +29,7 @@ std::string printed(Print print) {
 
 std::string console(const RunOutcome& outcome) {
   return printed([&](FILE* out) {
-    print_table(out, outcome);
+    print_table(out, outcome, Tolerance{});
     print_node_summary(out, outcome);
   });
 }

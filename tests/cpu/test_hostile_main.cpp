@@ -669,7 +669,7 @@ const std::vector<HostileInput> kPlugins = {
     {"list_backends_with_a_bad_plugin", {"--list-backends", "--plugin", test_plugin("wrong_abi")},
      2, "was built against plugin ABI version 2"},
     {"list_backends_with_a_good_plugin", {"--list-backends", "--plugin", MISHBENCH_HOST_PLUGIN}, 0,
-     "host-loops host   plugin"},
+     "host-loops    host   plugin"},
     {"list_backends_with_a_missing_plugin", {"--list-backends", "--plugin", "{dir}/no.so"}, 2,
      "does not exist"},
 };

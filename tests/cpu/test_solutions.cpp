@@ -228,14 +228,14 @@ TEST_F(SolutionCli, ListBackendsShowsSolutionsAndTheShippedPyTorchRows) {
   const ProcessResult r =
       run({"--list-backends", "--solution", "examples/solutions/host_numpy.py"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("host-numpy host   solution numpy on the host"), std::string::npos) << r.out;
-  for (const char* shipped : {"torch-eager device solution", "torch-compile device solution"})
+  EXPECT_NE(r.out.find("host-numpy    host   solution numpy on the host"), std::string::npos) << r.out;
+  for (const char* shipped : {"torch-eager   device solution", "torch-compile device solution"})
     EXPECT_NE(r.out.find(shipped), std::string::npos) << r.out;
   // A file that cannot be loaded is listed under its file's name as an error with the reason,
   // and the listing fails.
   const ProcessResult broken = run({"--list-backends", "--solution", solution("syntax_error")});
   EXPECT_EQ(broken.exit_code, 2) << broken.err;
-  EXPECT_NE(broken.out.find("syntax_error error  solution its worker ("), std::string::npos)
+  EXPECT_NE(broken.out.find("syntax_error  error  solution its worker ("), std::string::npos)
       << broken.out;
   EXPECT_NE(broken.err.find("mishbench: solution 'tests/solutions/syntax_error.py' cannot be "
                             "used: its worker ("),

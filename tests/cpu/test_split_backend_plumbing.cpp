@@ -179,7 +179,7 @@ TEST(SplitBackends, ReducedPrecisionMismatchDoesNotFailTheRun) {
 
 std::string table_of(const RunOutcome& outcome) {
   std::FILE* file = std::tmpfile();
-  print_table(file, outcome);
+  print_table(file, outcome, Tolerance{});
   std::rewind(file);
   std::string text;
   for (int c; (c = std::fgetc(file)) != EOF;) text.push_back(static_cast<char>(c));

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include "io/standard_streams.h"
 #include "progress/progress.h"
@@ -72,6 +74,40 @@ TEST(StandardStreams, ATerminalOnDescriptorTwoStillShowsProgress) {
             }),
             0);
   ::close(master);
+}
+
+// What a child that writes to a pseudo-terminal on descriptor 2 put there; nullopt when there is
+// no pseudo-terminal here or the child failed.
+std::optional<std::string> on_a_terminal(const std::function<void()>& body) {
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) return std::nullopt;
+  const std::string terminal = ::ptsname(master);
+  const int status = in_child([&] {
+    const int fd = ::open(terminal.c_str(), O_WRONLY | O_NOCTTY);
+    if (fd < 0) return false;
+    ::dup2(fd, STDERR_FILENO);
+    make_stderr_best_effort();
+    body();
+    return true;
+  });
+  std::string shown;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(master, buffer, sizeof(buffer))) > 0;) shown.append(buffer, got);
+  ::close(master);
+  if (status != 0) return std::nullopt;
+  return shown;
+}
+
+TEST(StandardStreams, OtherOutputErasesTheProgressBarFirst) {
+  const std::optional<std::string> shown = on_a_terminal([] {
+    ProgressBar bar("timing", true);
+    bar.update(1.0);
+    fmt::print(stderr, "warning: {}\n", "printed while the bar is drawn");
+  });
+  if (!shown) GTEST_SKIP() << "no pseudo-terminal here";
+  EXPECT_NE(shown->find("100% ETA 0s\r\033[Kwarning: printed while the bar is drawn"),
+            std::string::npos)
+      << *shown;
 }
 
 }  // namespace

@@ -116,10 +116,10 @@ void add_flags(CLI::App& app, CommandLine& line) {
   app.add_flag("--version", line.version, "Print the version and exit")->disable_flag_override();
 }
 
-// `path` made absolute against the working folder as it is now ("" stays ""; kept as it is when
-// the working folder cannot be told).
+// `path` made absolute against the working folder as it is now ("" and "-", standard output,
+// stay as they are; so does a path when the working folder cannot be told).
 std::string absolute_path(const std::string& path) {
-  if (path.empty()) return path;
+  if (path.empty() || is_standard_output(path)) return path;
   std::error_code error;
   const std::filesystem::path absolute = std::filesystem::absolute(path, error);
   return error ? path : absolute.string();
@@ -144,6 +144,8 @@ RunConfig build_config(const CommandLine& line) {
   // Output paths resolved now, once: a plugin loaded into this process (--isolate none) may
   // change the working folder, and a relative --json or --dump must still name what it named.
   config.json_path = absolute_path(config.json_path);
+  config.csv_path = absolute_path(config.csv_path);
+  config.markdown_path = absolute_path(config.markdown_path);
   config.dump_dir = absolute_path(config.dump_dir);
   return config;
 }

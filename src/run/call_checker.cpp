@@ -9,6 +9,7 @@
 #include "cuda/cuda_check.cuh"
 #include "problem/generate_device.cuh"
 #include "reference/reference.h"
+#include "run/call_hooks.h"
 #include "verify/device_reference.h"
 
 namespace mish {
@@ -18,10 +19,14 @@ namespace {
 // are float64 over the same float inputs, differing only in summation order.
 constexpr double kReferenceAgreement = 1e-10;
 
-Problem with_seed(const Problem& problem, uint64_t seed) {
-  Problem drawn = problem;
-  drawn.seed = seed;
-  return drawn;
+// `y` against `reference`, the worst element's input magnitude taken from `inputs`.
+Verification verify_against(const Problem& p, const float* y, const std::vector<double>& reference,
+                            const HostInputs& inputs, const Tolerance& tolerance) {
+  Verification v = verify(y, reference.data(), p.m, p.n, tolerance);
+  if (v.worst.row >= 0)
+    v.worst.input_magnitude = input_magnitude(inputs.x.data(), inputs.w.data(), inputs.b.data(),
+                                              p.k, v.worst.row, v.worst.col);
+  return v;
 }
 
 }  // namespace
@@ -29,6 +34,9 @@ Problem with_seed(const Problem& problem, uint64_t seed) {
 CallChecker::CallChecker(const ProblemData& data, cudaStream_t stream)
     : data_(data), stream_(stream) {
   if (stream_ == nullptr) {
+    drawn_.x.resize(data.problem.x_count());
+    drawn_.w = data.inputs.w;
+    drawn_.b = data.inputs.b;
     note_ = "CPU float64 (CBLAS dgemm) of each checked call's own x";
     return;
   }
@@ -69,12 +77,7 @@ Verification CallChecker::check(ProblemBuffers& buffers, uint32_t slot, uint64_t
 Verification CallChecker::check_main(ProblemBuffers& buffers, uint32_t slot,
                                      const Tolerance& tolerance, std::vector<float>& y) {
   buffers.read_slot(slot, y);
-  const Problem& p = data_.problem;
-  Verification v = verify(y.data(), data_.reference.data(), p.m, p.n, tolerance);
-  if (v.worst.row >= 0)
-    v.worst.input_magnitude = input_magnitude(data_.inputs.x.data(), data_.inputs.w.data(),
-                                              data_.inputs.b.data(), p.k, v.worst.row, v.worst.col);
-  return v;
+  return verify_against(data_.problem, y.data(), data_.reference, data_.inputs, tolerance);
 }
 
 Verification CallChecker::check_on_device(ProblemBuffers& buffers, uint32_t slot, uint64_t seed,
@@ -94,18 +97,9 @@ Verification CallChecker::check_on_device(ProblemBuffers& buffers, uint32_t slot
 Verification CallChecker::check_on_host(ProblemBuffers& buffers, uint32_t slot, uint64_t seed,
                                         const Tolerance& tolerance) {
   const Problem& p = data_.problem;
-  HostInputs inputs;
-  inputs.x.resize(p.x_count());
-  generate_tensor(with_seed(p, seed), Tensor::x, inputs.x.data(), p.x_count());
-  inputs.w = data_.inputs.w;
-  inputs.b = data_.inputs.b;
-  const std::vector<double> reference = compute_reference(p, inputs);
+  draw_x_on_host(p, seed, drawn_.x.data());
   const float* y = buffers.store().base + uint64_t(slot) * p.y_count();
-  Verification v = verify(y, reference.data(), p.m, p.n, tolerance);
-  if (v.worst.row >= 0)
-    v.worst.input_magnitude = input_magnitude(inputs.x.data(), inputs.w.data(), inputs.b.data(),
-                                              p.k, v.worst.row, v.worst.col);
-  return v;
+  return verify_against(p, y, compute_reference(p, drawn_), drawn_, tolerance);
 }
 
 }  // namespace mish

@@ -46,6 +46,7 @@ class CallChecker {
 
   const ProblemData& data_;
   cudaStream_t stream_;
+  HostInputs drawn_;       // host: the x of the call being checked, beside the problem's W and b
   DeviceBuffer<float> x_;  // device: the x of the call being checked
   std::unique_ptr<DeviceReference> reference_;
   std::string note_;

@@ -12,15 +12,23 @@
 namespace mish {
 namespace {
 
-uint64_t next_draw(uint64_t& state) {
-  state += 0x9e3779b97f4a7c15ULL;
-  uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+
+// The reservoir's draws: splitmix64 over a counter.
+uint64_t next_draw(uint64_t& state) { return splitmix64_mix(state += kGolden); }
 
 }  // namespace
+
+uint64_t call_seed(uint64_t nonce, uint64_t call) {
+  // Neighbouring calls get unrelated seeds.
+  return splitmix64_mix(nonce ^ ((call + 1) * kGolden));
+}
+
+void draw_x_on_host(const Problem& problem, uint64_t seed, float* x) {
+  Problem drawn = problem;
+  drawn.seed = seed;
+  generate_tensor(drawn, Tensor::x, x, problem.x_count());
+}
 
 uint64_t seed_of_call(const Problem& problem, const CallPlan& plan, uint64_t index) {
   if (plan.main_x_first && index == 0) return problem.seed;
@@ -38,15 +46,14 @@ PreparedCalls::PreparedCalls(const Problem& problem, const Tensors& tensors,
 }
 
 void PreparedCalls::before(uint64_t index) {
-  Problem drawn = problem_;
-  drawn.seed = seed_of_call(problem_, plan_, index);
+  const uint64_t seed = seed_of_call(problem_, plan_, index);
   auto* x = const_cast<float*>(tensors_.x);
   if (stream_ != nullptr) {
-    generate_on_device(problem_.distribution, drawn.seed, Tensor::x, x, problem_.x_count(),
+    generate_on_device(problem_.distribution, seed, Tensor::x, x, problem_.x_count(),
                        uint64_t(problem_.k), problem_.init_bound(), stream_);
     MISH_CUDA_CHECK(cudaMemsetAsync(tensors_.y, 0xff, problem_.y_count() * sizeof(float), stream_));
   } else {
-    generate_tensor(drawn, Tensor::x, x, problem_.x_count());
+    draw_x_on_host(problem_, seed, x);
     std::fill(tensors_.y, tensors_.y + problem_.y_count(), std::numeric_limits<float>::quiet_NaN());
   }
   if (prefix_) prefix_();

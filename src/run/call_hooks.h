@@ -53,7 +53,13 @@ class PreparedCalls final : public CallHooks {
   uint64_t draw_state_;
 };
 
+// The seed x is drawn with for call `call` of a run with `nonce`.
+uint64_t call_seed(uint64_t nonce, uint64_t call);
+
 // The seed of call `index` of a series under `plan` (the problem's own for a main-x first call).
 uint64_t seed_of_call(const Problem& problem, const CallPlan& plan, uint64_t index);
+
+// Fills `x` (m*k floats, host memory) with the x the generator draws for `seed`.
+void draw_x_on_host(const Problem& problem, uint64_t seed, float* x);
 
 }  // namespace mish

@@ -8,8 +8,8 @@
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "progress/progress.h"
+#include "run/call_hooks.h"
 #include "run/tenant_watch.h"
-#include "problem/generator.h"
 #include "timing/graph.h"
 #include "timing/peaks.h"
 #include "verify/explain.h"
@@ -100,8 +100,8 @@ bool worse(const Verification& a, const Verification& b) {
 
 // Checks the outputs the series kept; a failing call makes the result a mismatch, naming how
 // many calls failed and the worst.
-CallsCheck check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
-                       const Sampling& sampling) {
+void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
+                 const Sampling& sampling) {
   CallChecker& checker = c.env.checker(c.on_device);
   const Problem& p = c.env.data.problem;
   const Tolerance& tolerance = c.env.config.tolerance;
@@ -136,7 +136,6 @@ CallsCheck check_calls(StepContext& c, const std::string& label, const CallPlan&
     fail(c, Status::mismatch, std::move(reason));
   }
   c.result.call_checks.push_back(check);
-  return check;
 }
 
 // The kernel-level audit: every piece of the backend's GPU work in the audit series must lie
@@ -319,10 +318,8 @@ void check_inputs(StepContext& c) {
   HostInputs expected;
   const HostInputs* inputs = &data.inputs;
   if (c.last_x_seed != data.problem.seed) {
-    Problem drawn = data.problem;
-    drawn.seed = c.last_x_seed;
-    expected.x.resize(drawn.x_count());
-    generate_tensor(drawn, Tensor::x, expected.x.data(), drawn.x_count());
+    expected.x.resize(data.problem.x_count());
+    draw_x_on_host(data.problem, c.last_x_seed, expected.x.data());
     expected.w = data.inputs.w;
     expected.b = data.inputs.b;
     inputs = &expected;

@@ -38,18 +38,16 @@ struct SampleSettings : StoppingRule {
 // How the calls of one series are made (docs/isolation.md). Every call of a backend's work looks
 // the same to it, warm-up and audit calls included: before it, x gets fresh contents and y is
 // poisoned; after it, y is copied into the run's output store for checking. The x of a call is
-// drawn with call_seed(nonce, first_call + index), from a nonce the run draws from the operating
-// system's random source and never hands to a backend; the series' first call uses the problem's
-// own x instead where `main_x_first` says so (the call checked against the CPU reference).
+// drawn with call_seed(nonce, first_call + index) (run/call_hooks.h), from a nonce the run draws
+// from the operating system's random source and never hands to a backend; the series' first call
+// uses the problem's own x instead where `main_x_first` says so (the call checked against the CPU
+// reference).
 struct CallPlan {
   uint64_t nonce = 0;
   uint64_t first_call = 0;  // the series' first call, counted over the backend's whole run
   bool main_x_first = false;
   bool record_activity = false;  // the audit: record every kernel, copy and memset (CUPTI)
 };
-
-// The seed x is drawn with for call `call` of a run with `nonce`.
-uint64_t call_seed(uint64_t nonce, uint64_t call);
 
 // One call whose output sits in the output store after the series: which call, in which slot.
 struct KeptOutput {

@@ -44,14 +44,6 @@ Sampling sample_until_done(const SampleSettings& settings, const ProgressFn& on_
 
 }  // namespace
 
-uint64_t call_seed(uint64_t nonce, uint64_t call) {
-  // splitmix64's finalizer over the pair: neighbouring calls get unrelated seeds.
-  uint64_t z = nonce ^ ((call + 1) * 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::string to_string(L2Mode mode) { return mode == L2Mode::flush ? "flush" : "hot"; }
 
 L2Mode parse_l2_mode(const std::string& name) {

@@ -112,6 +112,16 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
     fmt::print(out, "  {:<{}} clocks    SM {} MHz median ({}-{}), {} of {} samples throttled\n",
                name, width, r.clocks->sm_mhz_median, r.clocks->sm_mhz_min, r.clocks->sm_mhz_max,
                r.clocks->throttled_samples.size(), r.stats.count);
+  // Printed under --quiet too: a CI log must show why a time is not worth gating on.
+  if (r.shared_gpu) {
+    std::vector<std::string> others;
+    for (const OtherProcess& p : r.other_processes)
+      others.push_back(fmt::format("pid {} ({})", p.pid,
+                                   p.name.empty() ? "name not visible" : for_terminal(p.name)));
+    fmt::print(out, "  {:<{}} shared    GPU used by {} while timed: timings disturbed, compare "
+                    "will not gate on them\n",
+               name, width, others.empty() ? "another process" : fmt::format("{}", fmt::join(others, ", ")));
+  }
 }
 
 

@@ -170,5 +170,19 @@ TEST(Table, SeveralProblemsCloseWithWhatFailed) {
   EXPECT_EQ(table(host_run({timed("cpu", 0.5)})).find(" results: "), std::string::npos);
 }
 
+// A time taken while another process used the GPU says so under its row, --quiet or not (the
+// table is all --quiet prints).
+TEST(Table, ATimeTakenOnASharedGpuSaysWhoSharedIt) {
+  BackendResult shared = timed("fused", 2.7);
+  shared.shared_gpu = true;
+  shared.other_processes.push_back(OtherProcess{8877, "mishbench", 5u << 30});
+  const std::string text = table(host_run({shared, timed("cpu", 0.5)}));
+  EXPECT_NE(text.find("  fused      shared    GPU used by pid 8877 (mishbench) while timed: timings "
+                      "disturbed, compare will not gate on them\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(line_of(text, "  cpu        shared"), "") << text;
+}
+
 }  // namespace
 }  // namespace mish

@@ -6,11 +6,11 @@
 // leave fp32's exponent range.
 #include <stdexcept>
 
-#include "cuda/cuda_check.cuh"
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "epilogue.cuh"
 #include "grid_stride.cuh"
 #include "mish.cuh"
-#include "common/rounding.h"
 
 namespace mish {
 namespace {

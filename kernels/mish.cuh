@@ -11,7 +11,7 @@
 #pragma once
 #include <cmath>
 
-#include "cuda/host_device.cuh"
+#include "base/cuda/host_device.cuh"
 
 namespace mish {
 

@@ -1,9 +1,9 @@
 // One 16x16 output tile per block, one output per thread; x and W tiles staged through shared
 // memory (the W tile padded by one column so the transposed reads hit distinct banks).
-#include "cuda/cuda_check.cuh"
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "mish.cuh"
 #include "naive_gemm.cuh"
-#include "common/rounding.h"
 
 namespace mish {
 namespace {

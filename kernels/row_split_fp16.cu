@@ -2,9 +2,9 @@
 // writes hi and lo. Memory-bound: the row is read once (it waits in registers between the passes,
 // up to k = 8192 in the vectorized form) and written once as hi + lo. Rows whose length is a
 // multiple of 4 go four elements at a time (16-byte loads, 8-byte stores); others one at a time.
-#include "cuda/cuda_check.cuh"
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "grid_stride.cuh"
-#include "common/rounding.h"
 #include "row_split_fp16.cuh"
 #include "split_precision.cuh"
 

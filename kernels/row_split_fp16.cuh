@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "cuda/host_device.cuh"
+#include "base/cuda/host_device.cuh"
 
 namespace mish {
 

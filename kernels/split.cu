@@ -5,7 +5,7 @@
 // row's largest magnitude before it can scale the row, so it runs one block per row: a block-wide
 // max reduction, then a second sweep over the row (now in L1/L2) that scales by 2^e (exact),
 // splits into hi/lo and writes the three segments of the concatenated-K operand in one go.
-#include "cuda/cuda_check.cuh"
+#include "base/cuda/cuda_check.cuh"
 #include "grid_stride.cuh"
 #include "split.cuh"
 #include "split_precision.cuh"

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "common/rounding.h"  // round_up: segments start on 16-byte, output rows on 32-byte boundaries
+#include "base/common/rounding.h"  // round_up: segments start on 16-byte, output rows on 32-byte boundaries
 
 namespace mish {
 

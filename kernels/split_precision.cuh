@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cuda/host_device.cuh"
+#include "base/cuda/host_device.cuh"
 
 namespace mish {
 

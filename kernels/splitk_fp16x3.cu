@@ -51,11 +51,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "cp_async.cuh"
-#include "cuda/cuda_check.cuh"
 #include "grid_stride.cuh"
 #include "mish.cuh"
-#include "common/rounding.h"
 #include "split_precision.cuh"
 #include "splitk_fp16x3.cuh"
 

@@ -78,10 +78,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuda/cuda_check.cuh"
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "hopper_ptx.cuh"
 #include "mish.cuh"
-#include "common/rounding.h"
 #include "wgmma_fp16x3.cuh"
 
 namespace mish {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/errors.h"
-#include "cuda/cuda_check.cuh"
-#include "problem/generate_device.cuh"
-#include "reference/reference.h"
-#include "run/call_hooks.h"
-#include "verify/device_reference.h"
+#include "base/common/errors.h"
+#include "base/cuda/cuda_check.cuh"
+#include "core/problem/generate_device.cuh"
+#include "core/reference/reference.h"
+#include "core/verify/device_reference.h"
+#include "exec/executor/call_hooks.h"
 
 namespace mish {
 namespace {

@@ -1,6 +1,6 @@
-// Checks the outputs a series kept (run/call_hooks.h). The call on the problem's own x is
+// Checks the outputs a series kept (exec/executor/call_hooks.h). The call on the problem's own x is
 // checked against the CPU float64 reference, the trust anchor; every other call against a
-// float64 reference of its own x: on the GPU for device backends (verify/device_reference.h),
+// float64 reference of its own x: on the GPU for device backends (core/verify/device_reference.h),
 // which is itself held against the CPU reference on the problem's x when it is made, and on the
 // CPU for host backends. The x of a call is drawn again from its seed here, in the tool's own
 // memory: nothing a backend can reach takes part in judging it.
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.h"
-#include "problem/problem_data.h"
-#include "run/buffers.h"
-#include "verify/verify.h"
+#include "base/cuda/device_buffer.h"
+#include "core/problem/problem_data.h"
+#include "core/verify/verify.h"
+#include "exec/executor/buffers.h"
 
 namespace mish {
 

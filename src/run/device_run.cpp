@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "cuda/cuda_check.cuh"
+#include "base/cuda/cuda_check.cuh"
 #include <random>
 
-#include "run/buffers.h"
+#include "exec/executor/buffers.h"
+#include "exec/executor/in_process_executor.h"
+#include "exec/worker/worker_executor.h"
 #include "run/call_checker.h"
-#include "run/in_process_executor.h"
 #include "run/steps.h"
-#include "run/worker_executor.h"
 
 namespace mish {
 namespace {

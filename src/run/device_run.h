@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "backends/registry.h"
-#include "config/run_config.h"
-#include "outcome/outcome.h"
-#include "problem/problem_data.h"
-#include "run/device_context.h"
-#include "run/executor.h"
+#include "backends/builtin/registry.h"
+#include "core/outcome/outcome.h"
+#include "core/problem/problem_data.h"
+#include "exec/executor/device_context.h"
+#include "exec/executor/executor.h"
+#include "settings/run_config.h"
 
 namespace mish {
 

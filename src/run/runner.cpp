@@ -5,21 +5,18 @@
 #include <chrono>
 #include <memory>
 
-#include "common/errors.h"
-#include "dump/dump.h"
-#include "external/backend_table.h"
-#include "progress/progress.h"
-#include "reference/reference.h"
-#include "problem/input_rng.cuh"
+#include "backends/external/backend_table.h"
+#include "base/common/elapsed.h"
+#include "base/common/errors.h"
+#include "base/progress/progress.h"
+#include "core/dump/dump.h"
+#include "core/problem/input_rng.cuh"
+#include "core/reference/reference.h"
 #include "run/device_run.h"
 #include "run/task_thread.h"
 
 namespace mish {
 namespace {
-
-double elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
-}
 
 // Status lines go to stderr so stdout carries only the table.
 template <typename... Args>

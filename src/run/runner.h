@@ -1,9 +1,9 @@
 // Runs a RunConfig over a table of backends: per problem, generate the inputs and the float64
 // reference once, then take every backend through its steps (run/steps.h).
 #pragma once
-#include "backends/registry.h"
-#include "config/run_config.h"
-#include "outcome/outcome.h"
+#include "backends/builtin/registry.h"
+#include "core/outcome/outcome.h"
+#include "settings/run_config.h"
 
 namespace mish {
 

@@ -5,15 +5,15 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuda/cuda_check.cuh"
-#include "dump/dump.h"
-#include "progress/progress.h"
-#include "run/call_hooks.h"
+#include "base/cuda/cuda_check.cuh"
+#include "base/progress/progress.h"
+#include "core/dump/dump.h"
+#include "core/timing/graph.h"
+#include "core/timing/peaks.h"
+#include "core/verify/explain.h"
+#include "core/verify/plausibility.h"
+#include "exec/executor/call_hooks.h"
 #include "run/tenant_watch.h"
-#include "timing/graph.h"
-#include "timing/peaks.h"
-#include "verify/explain.h"
-#include "verify/plausibility.h"
 
 namespace mish {
 namespace {

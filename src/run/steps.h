@@ -2,7 +2,7 @@
 // the run takes them: supports -> setup -> prepack -> time (and check) -> dump -> stages -> graph
 // -> inputs. The timed calls are the checked calls: every call of every series gets fresh x and a
 // poisoned y and has its output kept, and the kept outputs are checked after the series
-// (run/call_hooks.h, run/call_checker.h). Each step records what it finds in the result;
+// (exec/executor/call_hooks.h, run/call_checker.h). Each step records what it finds in the result;
 // run_steps() catches every failure and records it, so one backend never stops the run. Plain
 // and graph series are audited (every kernel of an audit series held against the calls' timed
 // regions, or the events against wall time where CUPTI cannot record) and watched for other
@@ -12,13 +12,13 @@
 #include <functional>
 #include <vector>
 
-#include "config/run_config.h"
-#include "outcome/outcome.h"
-#include "problem/problem_data.h"
-#include "run/buffers.h"
+#include "core/outcome/outcome.h"
+#include "core/problem/problem_data.h"
+#include "core/timing/clocks.h"
+#include "exec/executor/buffers.h"
+#include "exec/executor/executor.h"
 #include "run/call_checker.h"
-#include "run/executor.h"
-#include "timing/clocks.h"
+#include "settings/run_config.h"
 
 namespace mish {
 

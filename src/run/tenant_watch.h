@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "outcome/outcome.h"
-#include "timing/clocks.h"
+#include "core/outcome/outcome.h"
+#include "core/timing/clocks.h"
 
 namespace mish {
 

@@ -7,12 +7,12 @@
 #include <cmath>
 #include <limits>
 
-#include "backends/cpu_threads.h"
-#include "common/comma_list.h"
-#include "common/decimal.h"
-#include "common/errors.h"
-#include "common/untrusted_text.h"
-#include "timing/stopping.h"
+#include "base/common/comma_list.h"
+#include "base/common/decimal.h"
+#include "base/common/errors.h"
+#include "base/common/untrusted_text.h"
+#include "base/env/cpu_threads.h"
+#include "core/timing/stopping.h"
 
 namespace mish {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/run_config.h"
+#include "settings/run_config.h"
 
 namespace mish {
 

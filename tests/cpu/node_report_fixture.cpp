@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "report/report.h"
 #include "report_fixture.h"
+#include "reports/report/report.h"
 
 namespace mish {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "outcome/outcome.h"
+#include "core/outcome/outcome.h"
 
 namespace mish {
 

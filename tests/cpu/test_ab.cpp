@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "ab/ab_plan.h"
-#include "ab/paired_outcome.h"
-#include "common/errors.h"
-#include "compare/paired.h"
+#include "base/common/errors.h"
 #include "mishbench_process.h"
+#include "reports/ab/ab_plan.h"
+#include "reports/ab/paired_outcome.h"
+#include "reports/compare/paired.h"
 #include "thrown.h"
 
 namespace mish {

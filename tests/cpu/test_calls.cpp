@@ -10,13 +10,13 @@
 #include <set>
 #include <vector>
 
-#include "problem/generator.h"
-#include "reference/reference.h"
-#include "run/buffers.h"
+#include "core/problem/generator.h"
+#include "core/reference/reference.h"
+#include "core/verify/plausibility.h"
+#include "exec/executor/buffers.h"
+#include "exec/executor/call_hooks.h"
+#include "exec/worker/protocol.h"
 #include "run/call_checker.h"
-#include "run/call_hooks.h"
-#include "verify/plausibility.h"
-#include "worker/protocol.h"
 
 namespace mish {
 namespace {

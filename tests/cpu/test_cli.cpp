@@ -12,10 +12,10 @@
 #include <fstream>
 #include <iterator>
 
-#include "backends/registry.h"
-#include "env/environment.h"
-#include "report/schema.h"
+#include "backends/builtin/registry.h"
+#include "base/env/environment.h"
 #include "report_schema_check.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

@@ -12,11 +12,11 @@
 #include <random>
 #include <string>
 
-#include "common/errors.h"
-#include "compare/compare.h"
-#include "report/schema.h"
+#include "base/common/errors.h"
+#include "core/timing/statistics.h"
 #include "report_fixture.h"
-#include "timing/statistics.h"
+#include "reports/compare/compare.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

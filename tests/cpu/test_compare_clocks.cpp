@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "common/errors.h"
-#include "compare/clocks.h"
-#include "compare/compare.h"
-#include "compare/render.h"
+#include "base/common/errors.h"
 #include "report_fixture.h"
+#include "reports/compare/clocks.h"
+#include "reports/compare/compare.h"
+#include "reports/compare/render.h"
 #include "thrown.h"
 
 namespace mish {

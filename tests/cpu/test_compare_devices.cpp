@@ -4,12 +4,12 @@
 // without them, and index matching of a merged report of several hosts, are refused.
 #include <gtest/gtest.h>
 
-#include "common/errors.h"
-#include "compare/compare.h"
-#include "compare/render.h"
-#include "merge/merge.h"
+#include "base/common/errors.h"
 #include "node_report_fixture.h"
 #include "report_fixture.h"
+#include "reports/compare/compare.h"
+#include "reports/compare/render.h"
+#include "reports/merge/merge.h"
 #include "thrown.h"
 
 namespace mish {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.h"
-#include "compare/compare.h"
-#include "compare/render.h"
+#include "base/common/errors.h"
 #include "mishbench_process.h"
 #include "report_fixture.h"
+#include "reports/compare/compare.h"
+#include "reports/compare/render.h"
 #include "thrown.h"
 
 namespace mish {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/untrusted_text.h"
-#include "compare/render.h"
+#include "base/common/untrusted_text.h"
 #include "report_fixture.h"
+#include "reports/compare/render.h"
 
 namespace mish {
 namespace {

@@ -2,8 +2,8 @@
 // keys, wrong types and bad values are refused with a message naming the key.
 #include <gtest/gtest.h>
 
-#include "common/errors.h"
-#include "config/run_config.h"
+#include "base/common/errors.h"
+#include "settings/run_config.h"
 
 namespace mish {
 namespace {

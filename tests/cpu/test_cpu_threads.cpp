@@ -9,11 +9,11 @@
 #include <fstream>
 #include <string>
 
-#include "backends/cpu_threads.h"
-#include "backends/registry.h"
-#include "common/errors.h"
-#include "config/run_config.h"
+#include "backends/builtin/registry.h"
+#include "base/common/errors.h"
+#include "base/env/cpu_threads.h"
 #include "mishbench_process.h"
+#include "settings/run_config.h"
 #include "settings/settings.h"
 #include "thrown.h"
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "common/decimal.h"
-#include "common/errors.h"
+#include "base/common/decimal.h"
+#include "base/common/errors.h"
 #include "thrown.h"
 
 namespace mish {

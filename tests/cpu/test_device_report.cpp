@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "node_report_fixture.h"
-#include "report/report.h"
-#include "report/schema.h"
 #include "report_schema_check.h"
+#include "reports/report/report.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

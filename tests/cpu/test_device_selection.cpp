@@ -5,11 +5,11 @@
 
 #include <filesystem>
 
-#include "common/errors.h"
-#include "config/device_selection.h"
-#include "config/run_config.h"
-#include "env/environment.h"
+#include "base/common/errors.h"
+#include "base/env/environment.h"
 #include "mishbench_process.h"
+#include "settings/device_selection.h"
+#include "settings/run_config.h"
 #include "settings/settings.h"
 #include "thrown.h"
 

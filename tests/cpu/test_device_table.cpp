@@ -9,7 +9,7 @@
 #include <string>
 
 #include "node_report_fixture.h"
-#include "report/table.h"
+#include "reports/report/table.h"
 
 namespace mish {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "../distribution_param_name.h"
-#include "problem/generator.h"
+#include "core/problem/generator.h"
 
 namespace mish {
 namespace {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <random>
 
+#include "core/timing/gpu_activity.h"
 #include "thrown.h"
-#include "timing/gpu_activity.h"
 
 namespace mish {
 namespace {

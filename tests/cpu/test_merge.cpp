@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/errors.h"
-#include "compare/report_input.h"
-#include "merge/merge.h"
+#include "base/common/errors.h"
 #include "mishbench_process.h"
 #include "node_report_fixture.h"
-#include "report/schema.h"
 #include "report_schema_check.h"
+#include "reports/compare/report_input.h"
+#include "reports/merge/merge.h"
+#include "reports/report/schema.h"
 #include "thrown.h"
 
 namespace mish {

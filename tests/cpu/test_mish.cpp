@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/reference/reference.h"
 #include "mish.cuh"
-#include "reference/reference.h"
 
 namespace mish {
 namespace {

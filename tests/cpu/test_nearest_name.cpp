@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "common/nearest_name.h"
+#include "base/common/nearest_name.h"
 
 namespace mish {
 namespace {

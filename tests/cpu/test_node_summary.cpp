@@ -6,8 +6,8 @@
 
 #include <random>
 
-#include "report/node_summary.h"
 #include "report_fixture.h"
+#include "reports/report/node_summary.h"
 
 namespace mish {
 namespace {

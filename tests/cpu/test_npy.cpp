@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "dump/npy.h"
+#include "core/dump/npy.h"
 
 namespace mish {
 namespace {

@@ -28,9 +28,9 @@
 #include <string>
 #include <thread>
 
-#include "common/errors.h"
-#include "io/interrupt_registry.h"
-#include "io/output_file.h"
+#include "base/common/errors.h"
+#include "base/io/interrupt_registry.h"
+#include "base/io/output_file.h"
 #include "thrown.h"
 
 namespace mish {

@@ -16,12 +16,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/errors.h"
-#include "plugins/plugin_backend.h"
-#include "plugins/sha256.h"
-#include "problem/generator.h"
-#include "reference/reference.h"
-#include "verify/verify.h"
+#include "backends/plugins/plugin_backend.h"
+#include "backends/plugins/sha256.h"
+#include "base/common/errors.h"
+#include "core/problem/generator.h"
+#include "core/reference/reference.h"
+#include "core/verify/verify.h"
 
 namespace mish {
 namespace {

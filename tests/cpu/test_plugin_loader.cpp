@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.h"
-#include "plugins/plugin_library.h"
-#include "plugins/plugin_text.h"
-#include "plugins/sha256.h"
+#include "backends/plugins/plugin_library.h"
+#include "backends/plugins/plugin_text.h"
+#include "backends/plugins/sha256.h"
+#include "base/common/errors.h"
 
 namespace mish {
 namespace {

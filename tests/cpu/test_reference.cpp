@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "problem/generator.h"
-#include "reference/reference.h"
+#include "core/problem/generator.h"
+#include "core/reference/reference.h"
 
 namespace mish {
 namespace {

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/errors.h"
-#include "report/report.h"
-#include "report/schema.h"
+#include "base/common/errors.h"
 #include "report_schema_check.h"
+#include "reports/report/report.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "backends/backend.h"
-#include "report/report.h"
-#include "report/schema.h"
+#include "core/backend/backend.h"
+#include "core/timing/peaks.h"
 #include "report_schema_check.h"
-#include "timing/peaks.h"
+#include "reports/report/report.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "export/run_exports.h"
 #include "mishbench_process.h"
-#include "report/schema.h"
+#include "reports/export/run_exports.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "common/errors.h"
-#include "plugins/sha256.h"
+#include "backends/plugins/sha256.h"
+#include "base/common/errors.h"
 
 namespace mish {
 namespace {

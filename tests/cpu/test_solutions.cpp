@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "env/environment.h"
+#include "backends/plugins/sha256.h"
+#include "base/env/environment.h"
 #include "mishbench_process.h"
-#include "plugins/sha256.h"
 #include "report_schema_check.h"
 
 namespace mish {

@@ -7,15 +7,15 @@
 #include <cstdio>
 #include <string>
 
-#include "backends/registry.h"
-#include "common/errors.h"
-#include "config/run_config.h"
+#include "backends/builtin/registry.h"
+#include "base/common/errors.h"
 #include "epilogue.cuh"
-#include "report/report.h"
-#include "report/table.h"
-#include "settings/settings.h"
-#include "report/schema.h"
 #include "report_schema_check.h"
+#include "reports/report/report.h"
+#include "reports/report/schema.h"
+#include "reports/report/table.h"
+#include "settings/run_config.h"
+#include "settings/settings.h"
 #include "split.cuh"
 
 namespace mish {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <memory>
 
-#include "backends/registry.h"
-#include "backends/registry.h"
-#include "common/errors.h"
+#include "backends/builtin/registry.h"
+#include "backends/builtin/registry.h"
+#include "base/common/errors.h"
 
 namespace mish {
 namespace {

@@ -1,4 +1,4 @@
-// stderr as the tool makes it (io/standard_streams.h): printing on it never fails, whatever
+// stderr as the tool makes it (base/io/standard_streams.h): printing on it never fails, whatever
 // descriptor 2 is (closed, a pipe without a reader), and a terminal there is still a terminal.
 // Each case runs in a child process, whose descriptor 2 it may break.
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
-#include "io/standard_streams.h"
-#include "progress/progress.h"
+#include "base/io/standard_streams.h"
+#include "base/progress/progress.h"
 
 namespace mish {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "timing/statistics.h"
+#include "core/timing/statistics.h"
 
 namespace mish {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
-#include "progress/progress.h"
-#include "timing/stopping.h"
+#include "base/progress/progress.h"
+#include "core/timing/stopping.h"
 
 namespace mish {
 namespace {

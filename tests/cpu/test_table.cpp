@@ -1,4 +1,4 @@
-// The console table of a run (report/table.h), from outcomes made here: its columns line up
+// The console table of a run (reports/report/table.h), from outcomes made here: its columns line up
 // whatever the backends are named.
 #include <gtest/gtest.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/table.h"
+#include "reports/report/table.h"
 
 namespace mish {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/untrusted_text.h"
+#include "base/common/untrusted_text.h"
 
 namespace mish {
 namespace {

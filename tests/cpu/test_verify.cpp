@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "verify/verify.h"
+#include "core/verify/verify.h"
 
 namespace mish {
 namespace {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <utility>
 
-#include "backends/registry.h"
-#include "common/errors.h"
+#include "backends/builtin/registry.h"
+#include "base/common/errors.h"
 #include "wgmma_fp16x3.cuh"
 
 namespace mish {

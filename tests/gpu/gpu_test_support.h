@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/registry.h"
-#include "cuda/cuda_check.cuh"
-#include "cuda/device_buffer.h"
-#include "env/environment.h"
-#include "problem/generate_device.cuh"
+#include "backends/builtin/registry.h"
+#include "base/cuda/cuda_check.cuh"
+#include "base/cuda/device_buffer.h"
+#include "base/env/environment.h"
+#include "core/problem/generate_device.cuh"
 #include "run/runner.h"
 
 namespace mish {

@@ -8,14 +8,14 @@
 #include <algorithm>
 #include <memory>
 
-#include "cuda/cuda_check.cuh"
-#include "cuda/device_buffer.h"
-#include "cuda/read_probe.cuh"
-#include "cuda/stream_gate.cuh"
+#include "base/cuda/cuda_check.cuh"
+#include "base/cuda/device_buffer.h"
+#include "base/cuda/read_probe.cuh"
+#include "base/cuda/stream_gate.cuh"
+#include "core/timing/activity_recorder.h"
+#include "core/timing/gpu_activity.h"
+#include "exec/executor/device_context.h"
 #include "gpu_test_support.h"
-#include "run/device_context.h"
-#include "timing/activity_recorder.h"
-#include "timing/gpu_activity.h"
 
 namespace mish {
 namespace {

@@ -4,7 +4,7 @@
 // Reduced-precision backends (tf32, bf16) are checked in test_split_backends.cpp.
 #include <gtest/gtest.h>
 
-#include "backends/registry.h"
+#include "backends/builtin/registry.h"
 #include "gpu_test_support.h"
 #include "run/runner.h"
 

@@ -1,4 +1,4 @@
-// The float64 reference on the device (verify/device_reference.h) against the CPU one, on shapes
+// The float64 reference on the device (core/verify/device_reference.h) against the CPU one, on shapes
 // from one element to odd sizes past a few tiles: the values agree to 1e-12 of the largest, also
 // for an x that is not the problem's own; check() gives host verify()'s figures, against either
 // reference, and counts planted faults exactly with the host's tie-break; input_magnitude() is the
@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "../distribution_param_name.h"
-#include "cuda/device_buffer.h"
+#include "base/cuda/device_buffer.h"
+#include "core/problem/generator.h"
+#include "core/reference/reference.h"
+#include "core/verify/device_reference.h"
+#include "core/verify/verify.h"
 #include "gpu_test_support.h"
-#include "problem/generator.h"
-#include "reference/reference.h"
-#include "verify/device_reference.h"
-#include "verify/verify.h"
 
 namespace mish {
 namespace {

@@ -14,7 +14,7 @@
 #include "../cpu/mishbench_process.h"
 #include "../cpu/report_schema_check.h"
 #include "gpu_test_support.h"
-#include "report/schema.h"
+#include "reports/report/schema.h"
 
 namespace mish {
 namespace {

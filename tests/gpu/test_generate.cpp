@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "../distribution_param_name.h"
-#include "cuda/device_buffer.h"
-#include "problem/generate_device.cuh"
+#include "base/cuda/device_buffer.h"
+#include "core/problem/generate_device.cuh"
+#include "core/problem/generator.h"
 #include "gpu_test_support.h"
-#include "problem/generator.h"
 
 namespace mish {
 namespace {

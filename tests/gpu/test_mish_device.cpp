@@ -16,7 +16,7 @@
 #include <limits>
 #include <vector>
 
-#include "cuda/device_buffer.h"
+#include "base/cuda/device_buffer.h"
 #include "epilogue.cuh"
 #include "gpu_test_support.h"
 #include "mish.cuh"

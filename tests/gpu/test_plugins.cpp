@@ -7,12 +7,12 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda/device_buffer.h"
+#include "backends/plugins/plugin_backend.h"
+#include "base/cuda/device_buffer.h"
+#include "core/problem/generator.h"
+#include "core/reference/reference.h"
+#include "core/verify/verify.h"
 #include "gpu_test_support.h"
-#include "plugins/plugin_backend.h"
-#include "problem/generator.h"
-#include "reference/reference.h"
-#include "verify/verify.h"
 
 namespace mish {
 namespace {

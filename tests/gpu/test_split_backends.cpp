@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_arena.h"
-#include "cuda/device_buffer.h"
+#include "base/cuda/device_arena.h"
+#include "base/cuda/device_buffer.h"
 #include "epilogue.cuh"
 #include "gpu_test_support.h"
 #include "run/runner.h"

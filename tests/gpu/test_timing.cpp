@@ -6,16 +6,16 @@
 #include <cmath>
 #include <iostream>
 
-#include "cuda/cuda_check.cuh"
-#include "cuda/device_buffer.h"
-#include "cuda/read_probe.cuh"
-#include "env/environment.h"
+#include "base/cuda/cuda_check.cuh"
+#include "base/cuda/device_buffer.h"
+#include "base/cuda/read_probe.cuh"
+#include "base/env/environment.h"
+#include "core/timing/graph.h"
+#include "core/timing/statistics.h"
+#include "core/timing/timer.h"
+#include "exec/executor/device_context.h"
 #include "gpu_test_support.h"
-#include "run/device_context.h"
 #include "run/runner.h"
-#include "timing/graph.h"
-#include "timing/statistics.h"
-#include "timing/timer.h"
 
 namespace mish {
 namespace {

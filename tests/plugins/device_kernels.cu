@@ -2,8 +2,8 @@
 
 #include <cuda_bf16.h>
 
-#include "common/rounding.h"
-#include "cuda/cuda_check.cuh"
+#include "base/common/rounding.h"
+#include "base/cuda/cuda_check.cuh"
 #include "device_layer.h"
 #include "epilogue.cuh"
 #include "mish.cuh"

@@ -1,6 +1,6 @@
 #include "device_layer.h"
 
-#include "cuda/cuda_check.cuh"
+#include "base/cuda/cuda_check.cuh"
 #include "naive_gemm.cuh"
 
 namespace test_plugin {

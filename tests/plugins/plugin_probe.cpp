@@ -3,8 +3,8 @@
 // on a plugin built outside this tree against the installed package.
 #include <fmt/format.h>
 
-#include "common/errors.h"
-#include "plugins/plugin_library.h"
+#include "backends/plugins/plugin_library.h"
+#include "base/common/errors.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

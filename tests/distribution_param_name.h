@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "problem/problem.h"
+#include "core/problem/problem.h"
 
 namespace mish {
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/untrusted_text.h"
 #include "cuda/cuda_check.cuh"
 #include "dump/dump.h"
 #include "progress/progress.h"
@@ -22,6 +23,10 @@ namespace {
 constexpr double kAuditTargetMs = 50.0;
 constexpr int kAuditMinCalls = 3;
 constexpr int kAuditMaxCalls = 50;
+
+// A backend's own warnings (its describe()'s "warnings"): how many are taken, and how much of each.
+constexpr size_t kBackendWarningLimit = 8;
+constexpr size_t kBackendWarningEchoLimit = 600;
 
 void warn(StepContext& c, std::string warning) {
   if (!c.env.config.quiet) fmt::print(stderr, "{}warning: {}\n", c.env.label, warning);
@@ -252,6 +257,21 @@ void check_plausibility(StepContext& c) {
                         declared_ms));
 }
 
+// The warnings a backend's describe() gives ("warnings": an array of strings; a solution's
+// binding of W draws one), printed and kept as the tool's own, each after the backend's name.
+void note_backend_warnings(StepContext& c) {
+  const nlohmann::json& details = c.result.details;
+  if (!details.is_object() || !details.contains("warnings") || !details["warnings"].is_array())
+    return;
+  size_t taken = 0;
+  for (const nlohmann::json& warning : details["warnings"]) {
+    if (!warning.is_string()) continue;
+    if (++taken > kBackendWarningLimit) break;
+    warn(c, fmt::format("{}: {}", for_terminal(c.result.backend),
+                        for_terminal(warning.get<std::string>(), kBackendWarningEchoLimit)));
+  }
+}
+
 }  // namespace
 
 bool check_support(StepContext& c) {
@@ -366,6 +386,7 @@ BackendResult run_steps(const StepEnv& env, ProblemBuffers& buffers, Executor& e
       time_stages(c);
       if (env.config.graph && c.on_device) time_graph(c);
       result.details = executor.describe();
+      note_backend_warnings(c);
     }
   } catch (const std::exception& error) {
     record(error);

@@ -115,6 +115,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
   check.calls = sampling.calls;
   check.reference = checker.reference_note();
   std::optional<uint64_t> worst_call;
+  std::string diagnosis;  // the first a failed call's inputs gave (checks on the host give them)
   for (const KeptOutput& kept : sampling.kept) {
     const uint64_t index = kept.call - plan.first_call;
     const bool main_x = plan.main_x_first && index == 0;
@@ -123,6 +124,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
     ++check.checked;
     if (!v.passed()) {
       ++check.failed;
+      if (diagnosis.empty()) diagnosis = v.diagnosis;
       if (!check.first_failed || index < *check.first_failed) check.first_failed = index;
     }
     if (!check.worst || worse(v, *check.worst)) {
@@ -137,6 +139,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
         label, check.failed, check.checked, check.calls, *worst_call,
         plan.main_x_first && worst_call == 0u ? "the problem's own x" : "fresh x",
         explain_mismatch(*check.worst, tolerance, p.k));
+    if (!diagnosis.empty()) reason += "; " + diagnosis;
     if (c.env.config.dump_dir.empty()) reason += "; rerun with --dump DIR to get the tensors as .npy";
     fail(c, Status::mismatch, std::move(reason));
   }

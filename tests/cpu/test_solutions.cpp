@@ -226,16 +226,17 @@ TEST_F(SolutionCli, HonestSolutionsAndASkipExitZero) {
 }
 
 // On a square problem [N, K] and [K, N] are one shape. A solution that keeps W as [K, N] and
-// says nothing gets W as [N, K]: a warning names the tensor, and the output is a mismatch. One
-// that declares its tensors and layout verifies, square or not.
+// says nothing gets W as [N, K]: a warning names the tensor, and the mismatch says the output
+// is the layer with W untransposed. One that declares its tensors and layout verifies, square or
+// not; a plain wrong answer is not taken for a transposed W.
 TEST_F(SolutionCli, WeightKeptTransposed) {
   const std::vector<std::string> solutions = {
       "--solution", solution("transposed_weight"), "--solution",
-      solution("declared_transposed_weight")};
+      solution("declared_transposed_weight"), "--solution", solution("call_counter")};
   const std::vector<std::string> square = {"--m", "8", "--n", "16", "--k", "16", "--iters", "5",
                                            "--warmup", "2"};
   const ProcessResult r = run(joined(
-      joined(solutions, {"--backend=cpu,transposed_weight,declared_transposed_weight",
+      joined(solutions, {"--backend=cpu,transposed_weight,declared_transposed_weight,call_counter",
                          "--json", (dir / "square.json").string()}),
       square));
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -244,6 +245,12 @@ TEST_F(SolutionCli, WeightKeptTransposed) {
   for (const json& result : report.at("results")) results[result.at("backend")] = result;
   const json& transposed = results.at("transposed_weight");
   EXPECT_EQ(transposed.at("status"), "mismatch");
+  const std::string reason = transposed.at("reason");
+  EXPECT_NE(reason.find("; the output matches W used untransposed: on 128 sampled elements it is "
+                        "within "),
+            std::string::npos)
+      << reason;
+  EXPECT_NE(reason.find("MISHBENCH_WEIGHT_LAYOUT = \"kn\""), std::string::npos) << reason;
   const std::string warning =
       "transposed_weight: W [N, K] = [16, 16] was loaded as [N, K] into numpy array weight_t (by "
       "its shape), but its name suggests W transposed";
@@ -260,6 +267,9 @@ TEST_F(SolutionCli, WeightKeptTransposed) {
   EXPECT_EQ(declared.at("details").at("bias"), "offset");
   EXPECT_EQ(declared.at("details").at("weight_layout"), "kn");
   EXPECT_EQ(declared.at("details").at("warnings"), json::array());
+  EXPECT_EQ(results.at("call_counter").at("status"), "mismatch");
+  EXPECT_EQ(results.at("call_counter").at("reason").get<std::string>().find("untransposed"),
+            std::string::npos);
   expect_matches_published_schema(report);
 
   const ProcessResult wide = run(joined(

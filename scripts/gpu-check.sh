@@ -106,7 +106,7 @@ phase torch 600 "$bench" --backend=torch-eager,torch-compile --python "${PYTHON:
 phase plots 120 python3 scripts/plot.py "$results/h200-default.json" "$results/h200-torch.json" \
   --out "$results/plots"
 phase plot-sweep 120 python3 scripts/plot.py "$results/baselines/nvidia-h200-sweep.json" \
-  --out "$results/plots/sweep" --problem 1024x8192x8192
+  --out "$results/plots/sweep" --problem 1024x8192x8192 --x m
 
 python3 - "$results" <<'PY'
 import glob, json, os, sys

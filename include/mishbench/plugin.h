@@ -195,7 +195,8 @@ typedef struct mishbench_backend {
 
   /* Optional. A JSON object text for the report (algorithm, tiles, launch configuration, ...),
      called after the runs. The text is owned by the instance and must stay valid until the
-     next call on it. Text that is not a JSON object is reported as {"describe_error": ...}. */
+     next call on it. Text that is not a JSON object is reported as {"describe_error": ...}.
+     A "warnings" key, an array of strings, is also printed as the backend's warnings. */
   const char* (*describe)(void* instance);
 
   /* Optional. Releases the instance and everything setup() allocated. Called once per

@@ -10,6 +10,7 @@
 #include "core/problem/generate_device.cuh"
 #include "core/reference/reference.h"
 #include "core/verify/device_reference.h"
+#include "core/verify/explain.h"
 #include "exec/executor/call_hooks.h"
 
 namespace mish {
@@ -19,13 +20,17 @@ namespace {
 // are float64 over the same float inputs, differing only in summation order.
 constexpr double kReferenceAgreement = 1e-10;
 
-// `y` against `reference`, the worst element's input magnitude taken from `inputs`.
+// `y` against `reference`, the worst element's input magnitude and a failure's diagnosis taken
+// from `inputs`.
 Verification verify_against(const Problem& p, const float* y, const std::vector<double>& reference,
                             const HostInputs& inputs, const Tolerance& tolerance) {
   Verification v = verify(y, reference.data(), p.m, p.n, tolerance);
   if (v.worst.row >= 0)
     v.worst.input_magnitude = input_magnitude(inputs.x.data(), inputs.w.data(), inputs.b.data(),
                                               p.k, v.worst.row, v.worst.col);
+  if (!v.passed())
+    v.diagnosis = diagnose_mismatch(inputs.x.data(), inputs.w.data(), inputs.b.data(), y, p.m,
+                                    p.n, p.k, tolerance);
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/common/untrusted_text.h"
 #include "base/cuda/cuda_check.cuh"
 #include "base/progress/progress.h"
 #include "core/dump/dump.h"
@@ -22,6 +23,10 @@ namespace {
 constexpr double kAuditTargetMs = 50.0;
 constexpr int kAuditMinCalls = 3;
 constexpr int kAuditMaxCalls = 50;
+
+// A backend's own warnings (its describe()'s "warnings"): how many are taken, and how much of each.
+constexpr size_t kBackendWarningLimit = 8;
+constexpr size_t kBackendWarningEchoLimit = 600;
 
 void warn(StepContext& c, std::string warning) {
   if (!c.env.config.quiet) fmt::print(stderr, "{}warning: {}\n", c.env.label, warning);
@@ -110,6 +115,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
   check.calls = sampling.calls;
   check.reference = checker.reference_note();
   std::optional<uint64_t> worst_call;
+  std::string diagnosis;  // the first a failed call's inputs gave (checks on the host give them)
   for (const KeptOutput& kept : sampling.kept) {
     const uint64_t index = kept.call - plan.first_call;
     const bool main_x = plan.main_x_first && index == 0;
@@ -118,6 +124,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
     ++check.checked;
     if (!v.passed()) {
       ++check.failed;
+      if (diagnosis.empty()) diagnosis = v.diagnosis;
       if (!check.first_failed || index < *check.first_failed) check.first_failed = index;
     }
     if (!check.worst || worse(v, *check.worst)) {
@@ -132,6 +139,7 @@ void check_calls(StepContext& c, const std::string& label, const CallPlan& plan,
         label, check.failed, check.checked, check.calls, *worst_call,
         plan.main_x_first && worst_call == 0u ? "the problem's own x" : "fresh x",
         explain_mismatch(*check.worst, tolerance, p.k));
+    if (!diagnosis.empty()) reason += "; " + diagnosis;
     if (c.env.config.dump_dir.empty()) reason += "; rerun with --dump DIR to get the tensors as .npy";
     fail(c, Status::mismatch, std::move(reason));
   }
@@ -252,6 +260,21 @@ void check_plausibility(StepContext& c) {
                         declared_ms));
 }
 
+// The warnings a backend's describe() gives ("warnings": an array of strings; a solution's
+// binding of W draws one), printed and kept as the tool's own, each after the backend's name.
+void note_backend_warnings(StepContext& c) {
+  const nlohmann::json& details = c.result.details;
+  if (!details.is_object() || !details.contains("warnings") || !details["warnings"].is_array())
+    return;
+  size_t taken = 0;
+  for (const nlohmann::json& warning : details["warnings"]) {
+    if (!warning.is_string()) continue;
+    if (++taken > kBackendWarningLimit) break;
+    warn(c, fmt::format("{}: {}", for_terminal(c.result.backend),
+                        for_terminal(warning.get<std::string>(), kBackendWarningEchoLimit)));
+  }
+}
+
 }  // namespace
 
 bool check_support(StepContext& c) {
@@ -366,6 +389,7 @@ BackendResult run_steps(const StepEnv& env, ProblemBuffers& buffers, Executor& e
       time_stages(c);
       if (env.config.graph && c.on_device) time_graph(c);
       result.details = executor.describe();
+      note_backend_warnings(c);
     }
   } catch (const std::exception& error) {
     record(error);

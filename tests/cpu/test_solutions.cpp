@@ -74,15 +74,24 @@ const Expected kFailures[] = {
      "going to sleep for good"},
     {"ambiguous_weights", "error",
      "ModelNew has 2 numpy arrays of shape [16, 32] to hold W [N, K] = [16, 32]; it needs exactly "
-     "one (its numpy arrays: weight [16, 32], momentum [16, 32])"},
+     "one (its numpy arrays: weight [16, 32], momentum [16, 32]); declare MISHBENCH_WEIGHT = "
+     "\"NAME\" to say which holds W"},
     {"missing_weights", "error",
      "ModelNew has no numpy arrays of shape [16, 32] to hold W [N, K] = [16, 32]; it needs "
-     "exactly one (its numpy arrays: weight_t [32, 16])"},
+     "exactly one (its numpy arrays: weight_t [32, 16]); weight_t is W transposed, [K, N]: "
+     "declare MISHBENCH_WEIGHT_LAYOUT = \"kn\" if it holds W"},
     {"bad_declaration", "error",
      "its last output: MISHBENCH_PLACEMENT (line 4) must be \"device\" or \"host\""},
     {"missing_module", "skipped", "needs the Python module 'mishbench_no_such_module'"},
     {"exits", "error", "setup(): SystemExit: 3 (exits.py, line 11, in forward)"},
     {"writes_weight", "mismatch", "wrote into its input W"},
+    {"undeclared_weight_name", "error",
+     "setup(): MISHBENCH_WEIGHT = 'weights' names no numpy array of ModelNew (its numpy arrays: "
+     "weight [16, 32], bias [16])"},
+    {"declared_weight_shape", "error",
+     "setup(): MISHBENCH_WEIGHT = 'weight_t': that numpy array has shape [32, 16]; to hold W "
+     "[N, K] = [16, 32] it must be [16, 32] (that is W transposed, [K, N]: declare "
+     "MISHBENCH_WEIGHT_LAYOUT = \"kn\")"},
 };
 
 // Every test solution in one run, after the cpu backend and the host example, and two that
@@ -214,6 +223,60 @@ TEST_F(SolutionCli, HonestSolutionsAndASkipExitZero) {
                  kSmallProblem));
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("missing_module skipped"), std::string::npos) << r.out;
+}
+
+// On a square problem [N, K] and [K, N] are one shape. A solution that keeps W as [K, N] and
+// says nothing gets W as [N, K]: a warning names the tensor, and the mismatch says the output
+// is the layer with W untransposed. One that declares its tensors and layout verifies, square or
+// not; a plain wrong answer is not taken for a transposed W.
+TEST_F(SolutionCli, WeightKeptTransposed) {
+  const std::vector<std::string> solutions = {
+      "--solution", solution("transposed_weight"), "--solution",
+      solution("declared_transposed_weight"), "--solution", solution("call_counter")};
+  const std::vector<std::string> square = {"--m", "8", "--n", "16", "--k", "16", "--iters", "5",
+                                           "--warmup", "2"};
+  const ProcessResult r = run(joined(
+      joined(solutions, {"--backend=cpu,transposed_weight,declared_transposed_weight,call_counter",
+                         "--json", (dir / "square.json").string()}),
+      square));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json report = read_json(dir / "square.json");
+  std::map<std::string, json> results;
+  for (const json& result : report.at("results")) results[result.at("backend")] = result;
+  const json& transposed = results.at("transposed_weight");
+  EXPECT_EQ(transposed.at("status"), "mismatch");
+  const std::string reason = transposed.at("reason");
+  EXPECT_NE(reason.find("; the output matches W used untransposed: on 128 sampled elements it is "
+                        "within "),
+            std::string::npos)
+      << reason;
+  EXPECT_NE(reason.find("MISHBENCH_WEIGHT_LAYOUT = \"kn\""), std::string::npos) << reason;
+  const std::string warning =
+      "transposed_weight: W [N, K] = [16, 16] was loaded as [N, K] into numpy array weight_t (by "
+      "its shape), but its name suggests W transposed";
+  // Beside it, warnings of noisy timing may come: 5 samples on a shared machine.
+  size_t binding_warnings = 0;
+  for (const json& w : transposed.at("warnings"))
+    binding_warnings += w.get<std::string>().rfind(warning, 0) == 0 ? 1 : 0;
+  EXPECT_EQ(binding_warnings, 1u) << transposed.at("warnings");
+  EXPECT_EQ(transposed.at("details").at("warnings").size(), 1u) << transposed.at("details");
+  EXPECT_NE(r.err.find("warning: " + warning), std::string::npos) << r.err;
+  const json& declared = results.at("declared_transposed_weight");
+  EXPECT_EQ(declared.at("status"), "ok") << declared.at("reason");
+  EXPECT_EQ(declared.at("details").at("weight"), "weight_t");
+  EXPECT_EQ(declared.at("details").at("bias"), "offset");
+  EXPECT_EQ(declared.at("details").at("weight_layout"), "kn");
+  EXPECT_EQ(declared.at("details").at("warnings"), json::array());
+  EXPECT_EQ(results.at("call_counter").at("status"), "mismatch");
+  EXPECT_EQ(results.at("call_counter").at("reason").get<std::string>().find("untransposed"),
+            std::string::npos);
+  expect_matches_published_schema(report);
+
+  const ProcessResult wide = run(joined(
+      {"--solution", solution("declared_transposed_weight"), "--backend=declared_transposed_weight"},
+      kSmallProblem));
+  EXPECT_EQ(wide.exit_code, 0) << wide.err << wide.out;
+  EXPECT_NE(wide.out.find("declared_transposed_weight ok"), std::string::npos) << wide.out;
 }
 
 TEST_F(SolutionCli, ConfigFileKeys) {

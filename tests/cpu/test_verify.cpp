@@ -1,5 +1,6 @@
 // Verification catches planted faults (a small error, NaN, Inf, an unwritten element), points at
-// the right element, and passes an exact copy.
+// the right element, and passes an exact copy; a mismatch's diagnosis names a W used
+// untransposed on a square problem, and nothing else.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/reference/reference.h"
+#include "core/verify/explain.h"
 #include "core/verify/verify.h"
 
 namespace mish {
@@ -132,6 +135,66 @@ TEST(Verify, EmptyOutputDoesNotPass) {
   const Verification v = verify(nullptr, nullptr, 0, 5, Tolerance{});
   EXPECT_EQ(v.checked, 0u);
   EXPECT_FALSE(v.passed());
+}
+
+// y = mish(mish(x·W' + b)) for x [m, k] and W' [n, k] in float64, rounded to float; W' is W, or
+// W [n, k] read as [k, n] when `untransposed` (square problems only).
+std::vector<float> layer_output(const std::vector<float>& x, const std::vector<float>& w,
+                                const std::vector<float>& b, int64_t m, int64_t n, int64_t k,
+                                bool untransposed) {
+  std::vector<float> y(m * n);
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c) {
+      double sum = b[c];
+      for (int64_t i = 0; i < k; ++i)
+        sum += double(x[r * k + i]) * double(untransposed ? w[i * n + c] : w[c * k + i]);
+      y[r * n + c] = float(mish_double(mish_double(sum)));
+    }
+  return y;
+}
+
+// Inputs of a problem: x, W, b with varied values of either sign.
+struct DiagnosisInputs {
+  DiagnosisInputs(int64_t m_, int64_t n_, int64_t k_) : m(m_), n(n_), k(k_) {
+    for (int64_t i = 0; i < m * k; ++i) x.push_back(float(std::sin(0.7 * i)));
+    for (int64_t i = 0; i < n * k; ++i) w.push_back(float(std::cos(1.3 * i + 0.2)) / 4.0f);
+    for (int64_t i = 0; i < n; ++i) b.push_back(float(std::sin(2.1 * i)) / 8.0f);
+  }
+  std::string diagnose(const std::vector<float>& y) const {
+    return diagnose_mismatch(x.data(), w.data(), b.data(), y.data(), m, n, k, Tolerance{});
+  }
+  int64_t m, n, k;
+  std::vector<float> x, w, b;
+};
+
+TEST(Diagnosis, AnOutputOfWUntransposedOnASquareProblemIsNamed) {
+  const DiagnosisInputs in(40, 24, 24);
+  const std::string said = in.diagnose(layer_output(in.x, in.w, in.b, 40, 24, 24, true));
+  EXPECT_EQ(said.rfind("the output matches W used untransposed: on 256 sampled elements it is "
+                       "within ", 0),
+            0u)
+      << said;
+  EXPECT_NE(said.find("MISHBENCH_WEIGHT_LAYOUT = \"kn\""), std::string::npos) << said;
+  // Sampled all: a problem smaller than the sample.
+  const DiagnosisInputs small(3, 5, 5);
+  EXPECT_NE(small.diagnose(layer_output(small.x, small.w, small.b, 3, 5, 5, true))
+                .find("on 15 sampled elements"),
+            std::string::npos);
+}
+
+TEST(Diagnosis, NothingIsSaidOfOtherOutputs) {
+  const DiagnosisInputs in(40, 24, 24);
+  // The right answer, and a wrong one of another kind (the bias left out).
+  EXPECT_EQ(in.diagnose(layer_output(in.x, in.w, in.b, 40, 24, 24, false)), "");
+  const std::vector<float> no_bias(24, 0.0f);
+  EXPECT_EQ(in.diagnose(layer_output(in.x, in.w, no_bias, 40, 24, 24, false)), "");
+  // Untransposed but with a NaN in the sample: nothing can be told.
+  std::vector<float> y = layer_output(in.x, in.w, in.b, 40, 24, 24, true);
+  y[0] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(in.diagnose(y), "");
+  // On a problem that is not square W cannot be read as [K, N] by mistake.
+  const DiagnosisInputs wide(8, 16, 32);
+  EXPECT_EQ(wide.diagnose(std::vector<float>(8 * 16, 0.0f)), "");
 }
 
 }  // namespace

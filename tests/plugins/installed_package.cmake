@@ -19,7 +19,8 @@ set(plugin_build ${WORK_DIR}/host-plugin)
 file(REMOVE_RECURSE ${WORK_DIR})
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
-foreach(file bin/mishbench include/mishbench/plugin.h lib/cmake/mishbench/mishbench-config.cmake
+foreach(file bin/mishbench bin/mishbench-plot include/mishbench/plugin.h
+             lib/cmake/mishbench/mishbench-config.cmake
              lib/cmake/mishbench/mishbench-config-version.cmake)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "cmake --install did not install ${file}")
@@ -38,6 +39,12 @@ endif()
 run(${prefix}/bin/mishbench --plugin ${plugin_build}/libhost_loops.so --list-backends)
 if(NOT output MATCHES "cpu +host" OR NOT output MATCHES "host-loops +host +plugin")
   message(FATAL_ERROR "the installed mishbench lists:\n${output}")
+endif()
+
+# The installed plot script runs under its installed name (--help needs no matplotlib).
+run(${prefix}/bin/mishbench-plot --help)
+if(NOT output MATCHES "usage: mishbench-plot")
+  message(FATAL_ERROR "the installed mishbench-plot --help prints:\n${output}")
 endif()
 
 # The run a user's CI job makes: the plugin in a worker process, beside a built-in, one report.

@@ -3,7 +3,7 @@
 verify beside a built-in in one run and one valid report; a second run reuses the compiled
 extension from the per-file cache; the device test solutions fail with their own reasons, and so
 does --graph on a PyTorch row; the honest-but-unusual device solutions of the exploit suite
-(docs/isolation.md#the-exploit-suite) verify, and a load_inline kernel launched with no stream
+(docs/isolation.md#the-exploit-suite) and a declared W kept transposed verify, and a load_inline kernel launched with no stream
 argument times the same as one launched on PyTorch's current stream.
 
 Usage: test_device_solutions.py MISHBENCH [PYTHON]   (PYTHON: the one with torch; default python3)
@@ -114,12 +114,13 @@ def main(argv):
             r = broken.get(name, {})
             check(r.get("status") == "error" and says in r.get("reason", ""),
                   f"{name}: {r.get('status')} '{r.get('reason')}', expected '{says}'")
-        # The exploit suite's honest-but-unusual device solutions: each verifies, and the
+        # The exploit suite's honest-but-unusual device solutions and a model that keeps W
+        # transposed and declares it (on this square problem): each verifies, and the
         # load_inline kernel on the legacy default stream is timed as the one on the current
         # stream is (neither cheaper nor dearer).
         unusual_path = os.path.join(scratch, "unusual.json")
         names = ["device_graph_replay", "device_side_stream", "kb_default_stream",
-                 "kb_current_stream"]
+                 "kb_current_stream", "device_transposed_weight"]
         args = []
         for name in names:
             args += ["--solution", os.path.join(FIXTURES, name + ".py")]
@@ -130,6 +131,9 @@ def main(argv):
         for name in names:
             r = unusual.get(name, {})
             check(r.get("status") == "ok", f"{name}: {r.get('status')} {r.get('reason')}")
+        details = unusual.get("device_transposed_weight", {}).get("details", {})
+        check(details.get("weight_layout") == "kn" and details.get("warnings") == [],
+              f"device_transposed_weight: details {details}")
         medians = [(unusual.get(name, {}).get("timing") or {}).get("median_ms")
                    for name in ("kb_default_stream", "kb_current_stream")]
         if all(isinstance(m, (int, float)) and m > 0 for m in medians):

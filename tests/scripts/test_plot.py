@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Renders the three plots from synthetic reports and checks the images; bad input exits 2.
+"""Renders the plots from synthetic reports and checks the images: one report, several devices, a
+comparison of reports (bars labelled base and new, or by --label, with their ratio), a sweep of a
+multi-problem report against M or the problem; bad input exits 2 with its reason.
 Exit 77 (skipped) when matplotlib is not installed."""
 import json
 import os
@@ -19,12 +21,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PLOT = os.path.join(ROOT, "scripts", "plot.py")
 
 
-def result(backend, m, median, max_abs, status="ok"):
+def result(backend, m, median, max_abs, status="ok", n=8192, k=8192):
     rng = random.Random(f"{backend}{m}")
     samples = [median * (1 + rng.gauss(0, 0.01)) for _ in range(50)]
-    flops = 2.0 * m * 8192 * 8192
+    flops = 2.0 * m * n * k
     return {"backend": backend, "status": status, "reason": "", "math_mode": "fp32",
-            "problem": {"m": m, "n": 8192, "k": 8192, "seed": 42, "distribution": "kernelbench"},
+            "problem": {"m": m, "n": n, "k": k, "seed": 42, "distribution": "kernelbench"},
             "timing": {"samples_ms": samples, "median_ms": median},
             "tflops": flops / (median * 1e-3) / 1e12,
             # report 1.2: the time over the roofline bound (here a 0.06 ms memory floor)
@@ -124,6 +126,83 @@ class PlotTest(unittest.TestCase):
             self.assertNotIn("one bar per device", svg)
             self.assertNotIn("gpu 0", svg)
 
+    def test_two_reports_are_base_and_new_with_their_ratio(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            base = write_json(os.path.join(tmp, "main.json"),
+                              report([result("fused", 1024, 2.0, 1e-5),
+                                      result("cpu", 1024, 150.0, 1e-6)]))
+            new = write_json(os.path.join(tmp, "change.json"),
+                             report([result("fused", 1024, 2.2, 1e-5)]))
+            out = os.path.join(tmp, "plots")
+            done = self.run_plot(base, new, "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            svg = read_text(os.path.join(out, "time.svg"))
+            for text in ("base: main.json", "new: change.json", "one bar per report", "1.100×",
+                         "median ÷ base's median"):
+                self.assertIn(text, svg)
+            self.assertIn("fused (new)", read_text(os.path.join(out, "accuracy.svg")))
+            self.assertGreater(matplotlib.image.imread(os.path.join(out, "time.png")).std(), 0.01)
+            # Named by --label, one per report; three reports, each later one against the first.
+            third = write_json(os.path.join(tmp, "third.json"),
+                               report([result("fused", 1024, 1.0, 1e-5)]))
+            done = self.run_plot(base, new, third, "--label", "tile-64", "--label", "tile-128",
+                                 "--label", "tile-256", "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            svg = read_text(os.path.join(out, "time.svg"))
+            for text in ("tile-64: main.json", "tile-256: third.json", "0.500×", "1.100×"):
+                self.assertIn(text, svg)
+            self.assertNotIn("base", svg)
+            done = self.run_plot(base, new, "--label", "only-one", "--out", out)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("1 --label for 2 reports", done.stderr)
+
+    def sweep_report(self, tmp, extra=()):
+        rows = []
+        for m in (1, 64, 1024, 8192):
+            rows += [result("fused", m, 2.7 * m / 1024 + 0.05, 1e-5),
+                     result("splitk", m, 1.1 * m / 1024 + 0.03, 1e-5)]
+        return write_json(os.path.join(tmp, "sweep.json"), report(rows + list(extra)))
+
+    def test_a_multi_problem_report_is_a_sweep_of_every_problem(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "plots")
+            done = self.run_plot(self.sweep_report(tmp), "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            # The time and accuracy plots show one problem, and say so.
+            self.assertIn("time and accuracy show problem", done.stderr)
+            self.assertIn("one of 4 (--problem picks another); the sweep shows them all",
+                          done.stderr)
+            svg = read_text(os.path.join(out, "sweep.svg"))
+            for text in ("TFLOP/s against M", "splitk", "8192", "M (rows of x), log scale"):
+                self.assertIn(text, svg)
+            self.assertGreater(matplotlib.image.imread(os.path.join(out, "sweep.png")).std(), 0.01)
+            # Problems of other N and K: against the problem, none left out.
+            odd = [result("fused", 333, 0.3, 1e-5, n=2049, k=3001)]
+            done = self.run_plot(self.sweep_report(tmp, odd), "--out", out, "--metric", "time")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            svg = read_text(os.path.join(out, "sweep.svg"))
+            for text in ("time against the problem", "333x2049x3001", "1024x8192x8192",
+                         "median time per forward pass"):
+                self.assertIn(text, svg)
+            # Against M, the problem of other N and K is left out, by name.
+            done = self.run_plot(self.sweep_report(tmp, odd), "--out", out, "--x", "m",
+                                 "--problem", "1024x8192x8192")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("leaving out 333x2049x3001", done.stderr)
+            self.assertNotIn("333x2049x3001", read_text(os.path.join(out, "sweep.svg")))
+            # Two sweeps: a line per backend and report.
+            again = write_json(os.path.join(tmp, "again.json"),
+                               json.loads(read_text(self.sweep_report(tmp))))
+            done = self.run_plot(self.sweep_report(tmp), again, "--out", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("fused (new)", read_text(os.path.join(out, "sweep.svg")))
+
+    def test_help_has_examples(self):
+        done = self.run_plot("--help")
+        self.assertEqual(done.returncode, 0)
+        self.assertIn("Examples:", done.stdout)
+        self.assertIn("--label", done.stdout)
+
     def test_bad_input_exits_2(self):
         with tempfile.TemporaryDirectory() as tmp:
             bad = os.path.join(tmp, "bad.json")
@@ -132,7 +211,38 @@ class PlotTest(unittest.TestCase):
             done = self.run_plot(bad, "--out", tmp)
             self.assertEqual(done.returncode, 2)
             self.assertIn("cannot read report", done.stderr)
-            self.assertEqual(self.run_plot(os.path.join(tmp, "missing.json"), "--out", tmp).returncode, 2)
+            missing = self.run_plot(os.path.join(tmp, "missing.json"), "--out", tmp)
+            self.assertEqual(missing.returncode, 2)
+            self.assertIn("cannot read report", missing.stderr)
+            self.assertIn("No such file", missing.stderr)
+            # JSON that is not a report: an object without results, a list, a result without
+            # a problem.
+            for name, document in (("settings.json", {"iters": 3}), ("list.json", [1, 2]),
+                                   ("odd.json", {"schema_version": "1.3.0",
+                                                 "results": [{"backend": "fused"}]})):
+                done = self.run_plot(write_json(os.path.join(tmp, name), document), "--out", tmp)
+                self.assertEqual(done.returncode, 2, name)
+                self.assertIn(name, done.stderr)
+                self.assertTrue("is not a mishbench report" in done.stderr
+                                or "has no backend or no problem" in done.stderr, done.stderr)
+            newer = write_json(os.path.join(tmp, "newer.json"),
+                               dict(report([result("fused", 1024, 2.7, 1e-5)]),
+                                    schema_version="2.0.0"))
+            done = self.run_plot(newer, "--out", tmp)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("schema version 2.0.0 is not readable", done.stderr)
+            good = write_json(os.path.join(tmp, "good.json"),
+                              report([result("fused", 1024, 2.7, 1e-5)]))
+            done = self.run_plot(good, "--out", tmp, "--problem", "1x2x3")
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("no timed results for problem 1x2x3; the reports hold: 1024x8192x8192",
+                          done.stderr)
+            untimed = dict(result("fused", 1024, 2.7, 1e-5), status="error", timing=None)
+            done = self.run_plot(write_json(os.path.join(tmp, "untimed.json"), report([untimed])),
+                                 "--out", tmp)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("nothing to plot", done.stderr)
+            self.assertEqual(done.stdout, "")
 
 
 if __name__ == "__main__":

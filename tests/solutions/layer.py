@@ -22,6 +22,17 @@ class HostLayer:
         return layer(x, self.weight, self.bias)
 
 
+class TransposedLayer:
+    """A host ModelNew that keeps W transposed, weight_t [K, N], for x @ weight_t, and bias [N]."""
+
+    def __init__(self, in_features, out_features):
+        self.weight_t = np.zeros((in_features, out_features), dtype=np.float32)
+        self.bias = np.zeros(out_features, dtype=np.float32)
+
+    def forward(self, x):
+        return mish(mish(x @ self.weight_t + self.bias))
+
+
 class AfterWarmUp(HostLayer):
     """A HostLayer whose forward() is honest once (setup's warm-up) and calls misbehave(x) from
     its second call on."""

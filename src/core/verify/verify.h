@@ -2,6 +2,7 @@
 // |y - ref| <= atol + rtol * |ref| for every element; NaN and Inf always fail.
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace mish {
 
@@ -32,6 +33,9 @@ struct Verification {
   double max_abs = 0.0;     // over finite elements
   double max_rel = 0.0;     // |y - ref| / |ref| over finite elements with ref != 0
   WorstElement worst;       // the element furthest outside (or closest to) its tolerance
+  // A cause of the failure its inputs show (verify/explain.h), filled in by the caller that has
+  // them; "" when none was found or looked for.
+  std::string diagnosis;
   bool passed() const { return mismatches == 0 && checked > 0; }
 };
 

@@ -14,6 +14,11 @@ _RULES = {
     "MISHBENCH_PLACEMENT": ('"device" or "host"', lambda v: v in ("device", "host"), "device"),
     "MISHBENCH_ACCURACY": ('"fp32" or "reduced"', lambda v: v in ("fp32", "reduced"), "fp32"),
     "MISHBENCH_MATH_MODE": ("a string", lambda v: isinstance(v, str), "fp32"),
+    "MISHBENCH_WEIGHT": ("the name of a parameter (a numpy array for host)",
+                         lambda v: isinstance(v, str) and v != "", None),
+    "MISHBENCH_BIAS": ("the name of a parameter (a numpy array for host)",
+                       lambda v: isinstance(v, str) and v != "", None),
+    "MISHBENCH_WEIGHT_LAYOUT": ('"nk" or "kn"', lambda v: v in ("nk", "kn"), "nk"),
     "MISHBENCH_REQUIRES": (
         "a list of top-level module names",
         lambda v: isinstance(v, (list, tuple))

@@ -1,11 +1,13 @@
 """Device solutions (the default placement): a PyTorch ModelNew on the GPU. The tool's device
 buffers (opened in this process through CUDA IPC; the tool owns them) are wrapped as torch tensors
-without copying, through __cuda_array_interface__. W and b become the data of the model's one
-[N, K] and one [N] parameter, so a write into them is a write into the tool's inputs, which its
-input check reports. forward(x) runs on the stream the tool times, under torch.no_grad()."""
+without copying, through __cuda_array_interface__. W and b become the data of the parameters that
+hold them (declared, or the one of shape [N, K] and the one of shape [N]), so a write into them is
+a write into the tool's inputs, which its input check reports; a W kept transposed
+(MISHBENCH_WEIGHT_LAYOUT = "kn") is the one copy, a contiguous [K, N] tensor made from the tool's
+W when it is bound. forward(x) runs on the stream the tool times, under torch.no_grad()."""
 from . import abi
 from .failures import SolutionError
-from .solution import build_model, check_output, pick_weight_and_bias
+from .solution import bind_weight_and_bias, build_model, check_output
 
 PLACEMENT = abi.DEVICE
 IMPLIED_MODULES = ("torch",)
@@ -38,10 +40,10 @@ class Instance:
             self._model = model.to(self._device)
             parameters = dict(self._model.named_parameters())
             listed = [(name, p.shape, p.dtype) for name, p in parameters.items()]
-            weight, bias = pick_weight_and_bias(listed, self._n, self._k, "parameter",
-                                                torch.float32)
-            self._weight, self._bias = parameters[weight], parameters[bias]
-            self._names = {"weight": weight, "bias": bias}
+            self._binding = bind_weight_and_bias(listed, self._n, self._k, "parameter",
+                                                 torch.float32, solution)
+            self._weight = parameters[self._binding.weight]
+            self._bias = parameters[self._binding.bias]
             self._addresses = None
             self._output = None
             # The warm-up: torch.compile and load_inline build here, untimed, under the setup
@@ -66,7 +68,11 @@ class Instance:
         m, n, k = self._m, self._n, self._k
         self._x = self._wrap(tensors.x, (m, k))
         self._y = self._wrap(tensors.y, (m, n))
-        self._weight.data = self._wrap(tensors.w, (n, k))
+        weight = self._wrap(tensors.w, (n, k))
+        if not self._binding.transposed:
+            self._weight.data = weight
+        elif self._addresses is None or tensors.w != self._addresses[1]:
+            self._weight.data = weight.t().contiguous()
         self._bias.data = self._wrap(tensors.b, (n,))
         self._addresses = addresses
 
@@ -103,7 +109,7 @@ class Instance:
     def describe(self):
         return {"placement": "device", "torch": self._torch.__version__,
                 "model_class": type(self._model).__qualname__,
-                "weight": self._names["weight"], "bias": self._names["bias"]}
+                **self._binding.describe()}
 
     def close(self):
         self._model = self._output = self._weight = self._bias = None

@@ -1,13 +1,15 @@
 """Host-only solutions (MISHBENCH_PLACEMENT = "host"): numpy in, numpy out, no torch. ModelNew is a
-plain class; of its attributes that are numpy arrays, the one of shape [N, K] and the one of shape
-[N] are replaced by views of the tool's W and b, and forward(x) gets a view of the tool's x. The
-views are of the tool's own shared memory: nothing is copied, and a write into them is a write
-into the tool's inputs, which its input check reports."""
+plain class; of its attributes that are numpy arrays, the ones that hold W and b (declared, or the
+one of shape [N, K] and the one of shape [N]) are replaced by views of the tool's W and b, and
+forward(x) gets a view of the tool's x. The views are of the tool's own shared memory: nothing is
+copied, and a write into them is a write into the tool's inputs, which its input check reports.
+A W kept transposed (MISHBENCH_WEIGHT_LAYOUT = "kn") is the one copy: a C-contiguous [K, N] array
+made from the tool's W when it is bound."""
 import ctypes
 
 from . import abi
 from .failures import SolutionError
-from .solution import build_model, check_output, pick_weight_and_bias
+from .solution import bind_weight_and_bias, build_model, check_output
 
 PLACEMENT = abi.HOST
 IMPLIED_MODULES = ("numpy",)
@@ -29,8 +31,8 @@ class Instance:
         self._model = build_model(solution.module(), self._k, self._n)
         arrays = [(name, value.shape, value.dtype) for name, value in vars(self._model).items()
                   if isinstance(value, np.ndarray)]
-        self._weight, self._bias = pick_weight_and_bias(arrays, self._n, self._k, "numpy array",
-                                                        None)
+        self._binding = bind_weight_and_bias(arrays, self._n, self._k, "numpy array", None,
+                                             solution)
         self._addresses = None
         self._output = None
         # One forward pass, untimed: its output is checked before any timing.
@@ -45,8 +47,14 @@ class Instance:
         np, m, n, k = self._np, self._m, self._n, self._k
         self._x = _view(np, tensors.x, (m, k))
         self._y = _view(np, tensors.y, (m, n))
-        setattr(self._model, self._weight, _view(np, tensors.w, (n, k)))
-        setattr(self._model, self._bias, _view(np, tensors.b, (n,)))
+        binding = self._binding
+        weight = _view(np, tensors.w, (n, k))
+        if binding.transposed:
+            if self._addresses is None or tensors.w != self._addresses[1]:
+                setattr(self._model, binding.weight, np.ascontiguousarray(weight.T))
+        else:
+            setattr(self._model, binding.weight, weight)
+        setattr(self._model, binding.bias, _view(np, tensors.b, (n,)))
         self._addresses = addresses
 
     def run(self, tensors, stream):
@@ -70,7 +78,7 @@ class Instance:
     def describe(self):
         return {"placement": "host", "numpy": self._np.__version__,
                 "model_class": type(self._model).__qualname__,
-                "weight": self._weight, "bias": self._bias}
+                **self._binding.describe()}
 
     def close(self):
         self._model = self._output = None

@@ -1,11 +1,13 @@
 """A solution file and the rules every placement shares: reading it once (the bytes that are hashed
 are the bytes that run), its declarations, importing it, building ModelNew for the problem's sizes,
-choosing the one [N, K] and the one [N] tensor of the model to hold W and b, and checking the
-shape and dtype of what forward(x) returned (docs/solutions.md)."""
+choosing the tensors of the model that hold W and b (the ones declared, or else the one of W's
+shape and the one of shape [N]), and checking the shape and dtype of what forward(x) returned
+(docs/solutions.md)."""
 import ast
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import types
 
@@ -106,28 +108,116 @@ def _listing(tensors):
     return ", ".join(shown) if shown else "none"
 
 
-def _the_one(tensors, shape, role, kind, float32):
+# What a tensor of each MISHBENCH_WEIGHT_LAYOUT holds.
+_HELD = {"nk": "W [N, K]", "kn": "W transposed, [K, N]"}
+
+# Words of a tensor's name that say it holds a matrix transposed (weight_t, wT, w_kn).
+_TRANSPOSED_WORDS = {"t", "tr", "trans", "transp", "transpose", "transposed", "kn", "wt"}
+
+
+class Binding:
+    """Which of the model's tensors hold W and b (their names), whether W is kept transposed
+    ([K, N], `transposed`), and the warnings the choice deserves (`warnings`)."""
+
+    def __init__(self, weight, bias, transposed, warnings):
+        self.weight, self.bias = weight, bias
+        self.transposed = transposed
+        self.warnings = warnings
+
+    def describe(self):
+        return {"weight": self.weight, "bias": self.bias,
+                "weight_layout": "kn" if self.transposed else "nk", "warnings": self.warnings}
+
+
+def _check_dtype(name, dtype, role, kind, float32):
+    if float32 is not None and dtype != float32:
+        raise SolutionError(f"ModelNew's {kind} {name}, which holds {role}, is {dtype}; keep it "
+                            "float32 (mishbench loads fp32 W and b into it)")
+
+
+def _the_one(tensors, shape, role, kind, float32, hint):
+    """The one tensor of `shape`; `hint(candidates)` adds to the message when there is not."""
     candidates = [t for t in tensors if tuple(t[1]) == shape]
     if len(candidates) != 1:
         what = "no" if not candidates else f"{len(candidates)}"
         raise SolutionError(
             f"ModelNew has {what} {kind}s of shape {list(shape)} to hold {role}; it needs exactly "
-            f"one (its {kind}s: {_listing(candidates or tensors)})")
+            f"one (its {kind}s: {_listing(candidates or tensors)}){hint(candidates)}")
     name, _, dtype = candidates[0]
-    if float32 is not None and dtype != float32:
-        raise SolutionError(f"ModelNew's {kind} {name}, which holds {role}, is {dtype}; keep it "
-                            "float32 (mishbench loads fp32 W and b into it)")
+    _check_dtype(name, dtype, role, kind, float32)
     return name
 
 
-def pick_weight_and_bias(tensors, n, k, kind, float32):
-    """The names of the one [N, K] tensor (W) and the one [N] tensor (b) among `tensors`
-    ((name, shape, dtype) of the model's parameters or arrays); SolutionError naming them when
-    there are none or several, or when the one found is not `float32` (None: any dtype, for
-    arrays that are replaced rather than filled)."""
-    weight = _the_one(tensors, (n, k), f"W [N, K] = [{n}, {k}]", kind, float32)
-    bias = _the_one(tensors, (n,), f"b [N] = [{n}]", kind, float32)
-    return weight, bias
+def _the_named(tensors, declaration, name, shape, role, kind, float32, hint):
+    """The tensor a declaration names, which must exist and have `shape`; `hint(its shape)` adds
+    to the message when it has another."""
+    found = [t for t in tensors if t[0] == name]
+    if not found:
+        raise SolutionError(f"{declaration} = {name!r} names no {kind} of ModelNew (its "
+                            f"{kind}s: {_listing(tensors)})")
+    _, actual, dtype = found[0]
+    if tuple(actual) != shape:
+        raise SolutionError(f"{declaration} = {name!r}: that {kind} has shape {list(actual)}; "
+                            f"to hold {role} it must be {list(shape)}{hint(tuple(actual))}")
+    _check_dtype(name, dtype, role, kind, float32)
+    return name
+
+
+def looks_transposed(name):
+    """Whether a tensor's name says it is kept transposed: its last part (after the last '.'),
+    split at '_' and where lower case turns upper, has a word like t, trans or kn."""
+    last = name.rsplit(".", 1)[-1]
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", last).lower().split("_")
+    return last.lower() in _TRANSPOSED_WORDS or any(w in _TRANSPOSED_WORDS for w in words)
+
+
+def bind_weight_and_bias(tensors, n, k, kind, float32, solution):
+    """Which of `tensors` ((name, shape, dtype) of the model's parameters or arrays) hold W and b:
+    those the `solution` file declares (MISHBENCH_WEIGHT, MISHBENCH_BIAS), or else the one tensor
+    of W's shape (in the declared MISHBENCH_WEIGHT_LAYOUT, [N, K] by default) and the one of shape
+    [N]. SolutionError naming the tensors when a declared one is missing or of the wrong shape,
+    when there are none or several of a shape, or when the one chosen is not `float32` (None: any
+    dtype, for arrays that are replaced rather than filled). On a square problem [N, K] and
+    [K, N] are one shape, so W could be read either way: a W bound to a tensor whose name says it
+    is transposed, with no declared layout, draws a warning."""
+    settings = solution.settings
+    layout = settings["MISHBENCH_WEIGHT_LAYOUT"]
+    other = "kn" if layout == "nk" else "nk"
+    shapes = {"nk": (n, k), "kn": (k, n)}
+    weight_role = f"{_HELD[layout]} = {list(shapes[layout])}"
+    bias_role = f"b [N] = [{n}]"
+    flip = (f"{_HELD[other]}: declare MISHBENCH_WEIGHT_LAYOUT = \"{other}\"" if n != k else None)
+
+    def named_hint(actual):
+        return f" (that is {flip})" if flip and actual == shapes[other] else ""
+
+    def shape_hint(candidates):
+        if candidates:
+            return '; declare MISHBENCH_WEIGHT = "NAME" to say which holds W'
+        flipped = [name for name, shape, _ in tensors if tuple(shape) == shapes[other]]
+        return f"; {flipped[0]} is {flip} if it holds W" if flip and len(flipped) == 1 else ""
+
+    if settings["MISHBENCH_WEIGHT"] is not None:
+        weight = _the_named(tensors, "MISHBENCH_WEIGHT", settings["MISHBENCH_WEIGHT"],
+                            shapes[layout], weight_role, kind, float32, named_hint)
+    else:
+        weight = _the_one(tensors, shapes[layout], weight_role, kind, float32, shape_hint)
+    if settings["MISHBENCH_BIAS"] is not None:
+        bias = _the_named(tensors, "MISHBENCH_BIAS", settings["MISHBENCH_BIAS"], (n,), bias_role,
+                          kind, float32, lambda actual: "")
+    else:
+        bias = _the_one(tensors, (n,), bias_role, kind, float32,
+                        lambda candidates: '; declare MISHBENCH_BIAS = "NAME" to say which holds '
+                        "b" if candidates else "")
+    warnings = []
+    if n == k and "MISHBENCH_WEIGHT_LAYOUT" not in solution.declared and looks_transposed(weight):
+        how = "by its shape" if settings["MISHBENCH_WEIGHT"] is None else "as declared"
+        warnings.append(
+            f"W [N, K] = [{n}, {k}] was loaded as [N, K] into {kind} {weight} ({how}), but "
+            "its name suggests W transposed, and on a square problem [K, N] is the same shape; if "
+            'ModelNew keeps W as [K, N], declare MISHBENCH_WEIGHT_LAYOUT = "kn" '
+            '(MISHBENCH_WEIGHT_LAYOUT = "nk" says it is [N, K] and ends this warning)')
+    return Binding(weight, bias, layout == "kn", warnings)
 
 
 def check_output(shape, dtype, m, n, float32):

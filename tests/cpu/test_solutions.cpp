@@ -157,6 +157,7 @@ void expect_results_name_the_file_that_ran(const SolutionRun& run) {
   EXPECT_EQ(r.at("origin").at("kind"), "solution");
   EXPECT_EQ(r.at("origin").at("path"), file.string());
   EXPECT_EQ(r.at("origin").at("sha256"), sha256_file_hex(file.string()));
+  EXPECT_FALSE(r.at("origin").contains("build_info")) << "a plugin's field only";
   EXPECT_EQ(r.at("details").at("placement"), "host");
   EXPECT_EQ(r.at("details").at("weight"), "weight");
   EXPECT_EQ(r.at("details").at("declared").at("MISHBENCH_NAME"), "host-numpy");

@@ -1,5 +1,5 @@
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DC_COMPILER=...
-#       -DC_RELEASE_FLAGS=... -DCONFIG=... -DPROBE=...
+#       -DCXX_COMPILER=... -DC_RELEASE_FLAGS=... -DCXX_RELEASE_FLAGS=... -DCONFIG=... -DPROBE=...
 #       -P installed_package.cmake
 #
 # What a user's repository does with an installed mishbench: install this build into a scratch
@@ -8,7 +8,8 @@
 # load the library it built the way mishbench does (PROBE), and run it end to end through the
 # installed binary: verified, timed, reported. The plugin is optimized all the same, and the
 # report says how it was built; a build type chosen is kept, a library built by hand is
-# "unknown".
+# "unknown". The host walkthrough of docs/plugins.md, taken from the page, builds in a project
+# of C++ alone.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT status EQUAL 0)
@@ -51,6 +52,18 @@ function(probed_build_info library out)
   set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
 endfunction()
 
+# Runs plugin `library`'s backend `backend` beside cpu through the installed binary, small,
+# with a report; the backend must verify. The report goes into `out`.
+function(run_verified library backend out)
+  run(${prefix}/bin/mishbench --plugin ${library} --backend=${backend},cpu --m 32 --n 64 --k 128
+      --iters 3 --warmup 1 --json ${WORK_DIR}/${backend}.json -q)
+  if(NOT output MATCHES "${backend} +ok")
+    message(FATAL_ERROR "${backend} did not verify through the installed mishbench:\n${output}")
+  endif()
+  file(READ ${WORK_DIR}/${backend}.json report)
+  set(${out} "${report}" PARENT_SCOPE)
+endfunction()
+
 # `text` starts with `start` and ends with `end`, or the test fails naming `what`.
 function(expect_around what text start end)
   string(FIND "${text}" "${start}" at)
@@ -66,9 +79,24 @@ function(expect_around what text start end)
   endif()
 endfunction()
 
+# The fenced block of docs/plugins.md whose text starts with `first_line`, into `out`.
+function(walkthrough_block first_line out)
+  file(READ ${SOURCE_DIR}/docs/plugins.md page)
+  string(FIND "${page}" "\n${first_line}\n" start)
+  if(start EQUAL -1)
+    message(FATAL_ERROR "docs/plugins.md has no block starting '${first_line}'")
+  endif()
+  math(EXPR start "${start} + 1")
+  string(SUBSTRING "${page}" ${start} -1 rest)
+  string(FIND "${rest}" "\n```" end)
+  string(SUBSTRING "${rest}" 0 ${end} block)
+  set(${out} "${block}\n" PARENT_SCOPE)
+endfunction()
+
 set(prefix ${WORK_DIR}/prefix)
 set(plugin_build ${WORK_DIR}/host-plugin)
 set(debug_build ${WORK_DIR}/host-plugin-debug)
+set(walkthrough ${WORK_DIR}/mine-host)
 file(REMOVE_RECURSE ${WORK_DIR})
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
@@ -122,12 +150,7 @@ if(NOT output MATCHES "cpu +host" OR NOT output MATCHES "host-loops +host +plugi
 endif()
 
 # The run a user's CI job makes: the plugin in a worker process, beside a built-in, one report.
-run(${prefix}/bin/mishbench --plugin ${plugin_build}/libhost_loops.so --backend=host-loops,cpu
-    --m 32 --n 64 --k 128 --iters 3 --warmup 1 --json ${WORK_DIR}/report.json -q)
-if(NOT output MATCHES "host-loops +ok")
-  message(FATAL_ERROR "the plugin did not verify through the installed mishbench:\n${output}")
-endif()
-file(READ ${WORK_DIR}/report.json report)
+run_verified(${plugin_build}/libhost_loops.so host-loops report)
 string(JSON origin GET "${report}" results 0 origin kind)
 string(JSON isolated GET "${report}" results 0 isolation)
 if(NOT origin STREQUAL "plugin" OR isolated STREQUAL "null")
@@ -135,5 +158,22 @@ if(NOT origin STREQUAL "plugin" OR isolated STREQUAL "null")
 endif()
 string(JSON info GET "${report}" results 0 origin build_info)
 expect_around("the report's build info" "${info}" "${default_info}" " ${C_RELEASE_FLAGS}")
+
+# The host walkthrough of docs/plugins.md, as the page has it: C++ alone, no CUDA anywhere.
+walkthrough_block("// mine_host.cpp: y = mish(mish(x W^T + b)) in fp32 on the host, with plain loops."
+                  source)
+walkthrough_block("cmake_minimum_required(VERSION 3.24)\nproject(mine_host LANGUAGES CXX)" lists)
+file(WRITE ${walkthrough}/mine_host.cpp "${source}")
+file(WRITE ${walkthrough}/CMakeLists.txt "${lists}")
+build_plugin(${walkthrough} ${walkthrough}/build -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+file(STRINGS ${walkthrough}/build/CMakeCache.txt cuda REGEX "^CMAKE_CUDA_COMPILER:")
+if(cuda)
+  message(FATAL_ERROR "the walkthrough's C++ project looked for a CUDA compiler: ${cuda}")
+endif()
+run_verified(${walkthrough}/build/libmine_host.so mine-host report)
+string(JSON info GET "${report}" results 0 origin build_info)
+string(REPLACE "C flags:" "CXX flags:" cxx_default_info "${default_info}")
+expect_around("the walkthrough's build info" "${info}" "${cxx_default_info}"
+              " ${CXX_RELEASE_FLAGS}")
 
 file(REMOVE_RECURSE ${WORK_DIR})

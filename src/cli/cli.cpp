@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <new>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "dump/dump.h"
 #include "dump/npy.h"
 #include "env/host_memory.h"
+#include "env/install_layout.h"
 #include "export/run_outputs.h"
 #include "io/output_file.h"
 #include "io/standard_output.h"
@@ -330,7 +332,9 @@ int dispatch(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
-    return app.exit(help);
+    // The files it names as this binary finds them: an installed one has no source tree.
+    std::cout << with_shipped_paths(app.help());
+    return help.get_exit_code();
   } catch (const CLI::ParseError& error) {
     const char* help = compare->parsed() ? "mishbench compare --help"
                        : ab->parsed()    ? "mishbench ab --help"

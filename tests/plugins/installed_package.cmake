@@ -10,14 +10,7 @@
 # report says how it was built; a build type chosen is kept, a library built by hand is
 # "unknown". The host walkthrough of docs/plugins.md, taken from the page, builds in a project
 # of C++ alone.
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT status EQUAL 0)
-    string(REPLACE ";" " " command "${ARGN}")
-    message(FATAL_ERROR "'${command}' failed (${status}):\n${out}")
-  endif()
-  set(output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../scripts/run_command.cmake)
 
 # Configures and builds the plugin project `source` in `build` against the installed package,
 # with the extra cache arguments given.

@@ -59,6 +59,13 @@
 /* The one symbol mishbench looks up in a plugin library. */
 #define MISHBENCH_PLUGIN_ENTRY "mishbench_plugin_entry"
 
+/* An optional second one: a NUL-terminated string saying how the library was built (build type,
+   compile flags), which mishbench records in the report as the backend's origin.build_info
+   ("unknown" when the library does not define it). mishbench_add_plugin generates it; by hand,
+       MISHBENCH_PLUGIN_EXPORT const char mishbench_plugin_build_info[] = "-O3 -march=native";
+   mishbench keeps at most 1024 bytes of it and replaces anything but printable ASCII with '?'. */
+#define MISHBENCH_PLUGIN_BUILD_INFO "mishbench_plugin_build_info"
+
 #ifdef __cplusplus
 #define MISHBENCH_PLUGIN_EXTERN_C extern "C"
 #else

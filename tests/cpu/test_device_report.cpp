@@ -20,7 +20,7 @@ TEST(DeviceReport, ListsEveryDeviceAndEachResultNamesItsOwn) {
   const json r = node_report(node);
   EXPECT_TRUE(check_report(r).ok());
   expect_matches_published_schema(r);
-  EXPECT_EQ(r["schema_version"], "1.4.0");
+  EXPECT_EQ(r["schema_version"], "1.5.0");
   ASSERT_EQ(r["devices"].size(), 4u);
   EXPECT_EQ(r["device"], r["devices"][0]);
   EXPECT_EQ(r["hosts"], json::array({r["host"]}));

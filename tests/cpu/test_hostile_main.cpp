@@ -662,6 +662,11 @@ const std::vector<HostileInput> kPlugins = {
      "the worker died in setup(): signal 6"},
     {"plugin_reports_an_error", with_plugin("error_message", {"--backend", "error-message"}), 1,
      "run(): the tile configuration does not fit this problem"},
+    // A failing call of the worker's own is named once, as in the tool's process.
+    {"plugin_setup_error_names_the_call_once",
+     with_plugin("honest_host",
+                 {"--backend", "honest-host", "--backend-option", "honest-host.unroll=4"}),
+     1, "honest-host error: setup(): unknown option 'unroll'; honest-host takes: label\n"},
     {"plugin_prints_on_stdout", with_plugin("prints_stdout", {"--backend", "prints-stdout"}), 0,
      "prints-stdout ok"},
     {"plugin_backend_not_selected_still_checked", with_plugin("invalid_name"), 2,

@@ -101,8 +101,11 @@ TEST(Merge, RefusesOtherSchemaVersions) {
                       "say which device each result ran on"),
             std::string::npos);
   json newer = node("node-b", {2.7}, 10);
-  newer["schema_version"] = "1.5.0";
-  EXPECT_NE(refusal({newer}).find("schema 1.5.0 is newer than this build's"), std::string::npos);
+  const SchemaVersion ours = *parse_schema_version(kSchemaVersion);
+  const std::string next = std::to_string(ours.major) + "." + std::to_string(ours.minor + 1) + ".0";
+  newer["schema_version"] = next;
+  EXPECT_NE(refusal({newer}).find("schema " + next + " is newer than this build's"),
+            std::string::npos);
 }
 
 TEST(Merge, RefusesOtherProblemsAndSettings) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -62,6 +63,33 @@ TEST(PluginLoader, LoadsTheExampleHostPlugin) {
   EXPECT_EQ(origin.path, library->path());
   EXPECT_EQ(origin.sha256, library->sha256());
   EXPECT_EQ(origin.abi_version, MISHBENCH_PLUGIN_ABI_VERSION);
+  EXPECT_EQ(origin.build_info, library->build_info());
+}
+
+// mishbench_add_plugin's string names this tree's build type and the example's C flags; a
+// library built otherwise says nothing, or what it likes, of which the report keeps a bounded,
+// printable copy.
+TEST(PluginLoader, RecordsHowTheLibraryWasBuilt) {
+  const std::string example = load_plugin(MISHBENCH_HOST_PLUGIN)->build_info();
+  EXPECT_EQ(example.rfind("build type: " MISHBENCH_BUILD_TYPE "; C flags:", 0), 0u) << example;
+  const std::string flags = " " MISHBENCH_C_BUILD_TYPE_FLAGS;
+  EXPECT_EQ(example.substr(example.size() - std::min(example.size(), flags.size())), flags)
+      << example;
+  EXPECT_EQ(load_plugin(test_plugin("hand_built"))->build_info(), "unknown");
+  const std::string hostile = load_plugin(test_plugin("hostile_build_info"))->build_info();
+  EXPECT_EQ(hostile.size(), kMaxBuildInfoLength + 3);
+  EXPECT_EQ(hostile.substr(0, 12), "-O3??[31m??x");
+  EXPECT_EQ(hostile.substr(hostile.size() - 4), "x...");
+}
+
+TEST(PluginLoader, BuildInfoIsBoundedPrintableText) {
+  EXPECT_EQ(read_build_info(nullptr), "unknown");
+  EXPECT_EQ(read_build_info(""), "unknown");
+  EXPECT_EQ(read_build_info("build type: Debug; CXX flags: -g"), "build type: Debug; CXX flags: -g");
+  EXPECT_EQ(read_build_info("tab\there\x7f\xff"), "tab?here??");
+  const std::string longest(kMaxBuildInfoLength, 'a');
+  EXPECT_EQ(read_build_info(longest.c_str()), longest);
+  EXPECT_EQ(read_build_info((longest + "b").c_str()), longest + "...");
 }
 
 TEST(PluginLoader, RecordsTheCanonicalPath) {

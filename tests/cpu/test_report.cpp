@@ -83,6 +83,20 @@ json round_tripped_report() {
   return json::parse(report.dump(2));
 }
 
+// A plugin's origin says how the library was built (1.5); no other origin has the field.
+TEST(Report, APluginsOriginSaysHowItWasBuilt) {
+  RunOutcome outcome = synthetic_outcome();
+  const std::string info = "build type: Release; CXX flags: -O3 -DNDEBUG";
+  outcome.runs[0].results[1].origin = {"plugin", "/opt/libmine.so", std::string(64, 'a'), 1, info};
+  const json r = json::parse(build_report(outcome, RunConfig{}, {"mishbench"}).dump());
+  EXPECT_EQ(r["results"][1]["origin"]["build_info"], info);
+  EXPECT_FALSE(r["results"][0]["origin"].contains("build_info"));
+  expect_matches_published_schema(r);
+  json broken = r;
+  broken["results"][1]["origin"]["build_info"] = "-O3\n";
+  expect_refused_by_published_schema(broken);
+}
+
 TEST(Report, RoundTripPassesSchemaAndKeepsFields) {
   const json r = round_tripped_report();
   const SchemaCheck check = check_report(r);

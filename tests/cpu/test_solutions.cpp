@@ -156,7 +156,18 @@ void expect_each_failure_with_its_reason(const SolutionRun& run) {
     const std::string reason = r.at("reason");
     EXPECT_NE(reason.find(row.says), std::string::npos)
         << row.backend << ": expected '" << row.says << "' in '" << reason << "'";
+    // The call that failed is named once: the worker's step adds nothing to the call's own name.
+    for (const char* call : {"supports(): ", "setup(): ", "prepack(): ", "run(): "}) {
+      const size_t first = reason.find(call);
+      EXPECT_TRUE(first == std::string::npos || reason.find(call, first + 1) == std::string::npos)
+          << row.backend << ": '" << reason << "'";
+      EXPECT_EQ(reason.find(std::string("in ") + call), std::string::npos)
+          << row.backend << ": '" << reason << "'";
+    }
   }
+  EXPECT_EQ(run.result_of("init_raises").at("reason"),
+            "setup(): RuntimeError: cannot build a 32x16 layer today (init_raises.py, line 7, in "
+            "__init__)");
 }
 
 void expect_results_name_the_file_that_ran(const SolutionRun& run) {
@@ -166,6 +177,7 @@ void expect_results_name_the_file_that_ran(const SolutionRun& run) {
   EXPECT_EQ(r.at("origin").at("kind"), "solution");
   EXPECT_EQ(r.at("origin").at("path"), file.string());
   EXPECT_EQ(r.at("origin").at("sha256"), sha256_file_hex(file.string()));
+  EXPECT_FALSE(r.at("origin").contains("build_info")) << "a plugin's field only";
   EXPECT_EQ(r.at("details").at("placement"), "host");
   EXPECT_EQ(r.at("details").at("weight"), "weight");
   EXPECT_EQ(r.at("details").at("declared").at("MISHBENCH_NAME"), "host-numpy");
@@ -322,13 +334,16 @@ TEST_F(SolutionCli, APythonThatCannotRunTheWorkerFailsItsBackendOnly) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("cpu        ok"), std::string::npos) << r.out;
   // The declared name is unknown without a working Python: the row is named after the file.
-  // Whether the worker is gone before the first request is sent or while it waits for the answer
-  // is a race; both say how it ended. The row is not run again: the worker would end again.
-  const size_t row =
-      r.out.find("host_numpy error: its worker (/bin/false) did not report the backend: the worker ");
-  ASSERT_NE(row, std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("exit status 1", row), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("starting the worker"), std::string::npos) << r.out;
+  // It says that the interpreter, not the worker, ended, and how, whether that was before the
+  // first request was sent or while the answer was awaited. The row is not run again: the
+  // interpreter would end again.
+  EXPECT_NE(r.out.find("host_numpy error: the Python interpreter '/bin/false' exited (exit status "
+                       "1) before the solution worker started: give --python a Python 3 "
+                       "interpreter\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("the worker ended"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("the worker died"), std::string::npos) << r.out;
 }
 
 TEST_F(SolutionCli, NoPython3OnPathFailsItsBackendOnly) {

@@ -13,9 +13,9 @@ int main(int argc, char** argv) {
   }
   try {
     const auto library = mish::load_plugin(argv[1]);
-    fmt::print("path {}\nsha256 {}\nabi_version {}\nbackends {}\n", library->path(),
-               library->sha256(), library->abi_version(),
-               fmt::join(library->backend_names(), " "));
+    fmt::print("path {}\nsha256 {}\nabi_version {}\nbackends {}\nbuild_info {}\n",
+               library->path(), library->sha256(), library->abi_version(),
+               fmt::join(library->backend_names(), " "), library->build_info());
     return mish::kExitOk;
   } catch (const mish::UsageError& error) {
     fmt::print(stderr, "error: {}\n", error.what());

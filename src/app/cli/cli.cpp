@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <new>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "base/common/version.h"
 #include "base/cuda/cuda_check.cuh"
 #include "base/env/host_memory.h"
+#include "base/env/install_layout.h"
 #include "base/io/output_file.h"
 #include "base/io/standard_output.h"
 #include "base/io/standard_streams.h"
@@ -37,6 +39,7 @@
 #include "reports/report/report.h"
 #include "reports/report/table.h"
 #include "run/runner.h"
+#include "settings/run_config.h"
 #include "settings/run_config.h"
 #include "settings/settings.h"
 
@@ -330,7 +333,9 @@ int dispatch(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
-    return app.exit(help);
+    // The files it names as this binary finds them: an installed one has no source tree.
+    std::cout << with_shipped_paths(app.help());
+    return help.get_exit_code();
   } catch (const CLI::ParseError& error) {
     const char* help = compare->parsed() ? "mishbench compare --help"
                        : ab->parsed()    ? "mishbench ab --help"

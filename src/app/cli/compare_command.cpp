@@ -1,6 +1,7 @@
 #include "app/cli/compare_command.h"
 
 #include "app/cli/subcommand_failures.h"
+#include "base/env/install_layout.h"
 #include "reports/compare/render.h"
 
 namespace mish {
@@ -52,8 +53,8 @@ Exit codes: 0 the gate passes (improvements never fail), 1 a backend got slower,
 int run_compare(const CompareFlags& f) {
   return run_reporting_failures(
       {"compare",
-       "out of host memory while comparing; the reports hold more samples than this machine can "
-       "keep (see the limits in docs/compare.md)",
+       with_shipped_paths("out of host memory while comparing; the reports hold more samples "
+                          "than this machine can keep (see the limits in docs/compare.md)"),
        "cannot print the comparison", "cannot compare these reports"},
       [&] { return compare_and_write(f); });
 }

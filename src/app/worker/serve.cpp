@@ -152,6 +152,7 @@ int serve_worker(int socket_fd, const std::function<WorkerBackends()>& load) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) return 1;
   Channel channel(socket_fd);
+  channel.send({{"started", true}});  // before anything that may end it (loading the backends)
   std::optional<Worker> worker;
   std::string load_error;
   try {

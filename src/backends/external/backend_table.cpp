@@ -1,10 +1,8 @@
 #include "backends/external/backend_table.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <filesystem>
 
 #include "backends/external/solution_entries.h"
@@ -12,6 +10,7 @@
 #include "backends/plugins/plugin_library.h"
 #include "base/common/errors.h"
 #include "base/common/untrusted_text.h"
+#include "base/env/install_layout.h"
 #include "exec/worker/probe.h"
 
 namespace mish {
@@ -82,13 +81,6 @@ void add_solutions(BackendTable& table, const RunConfig& config, ShippedSolution
 }
 
 }  // namespace
-
-std::string own_executable() {
-  char path[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) throw EnvironmentError("cannot find this program's own path (/proc/self/exe)");
-  return std::string(path, static_cast<size_t>(n));
-}
 
 std::vector<std::string> shipped_solution_names() {
   std::vector<std::string> names;

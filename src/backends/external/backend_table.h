@@ -25,7 +25,4 @@ std::vector<std::string> shipped_solution_names();
 // --isolate=all does, and what a run on several devices does with every device backend).
 void isolate_builtins(BackendTable& table);
 
-// This program's own path, to start workers of it.
-std::string own_executable();
-
 }  // namespace mish

@@ -11,6 +11,7 @@
 #include "base/common/errors.h"
 #include "base/common/untrusted_text.h"
 #include "exec/worker/probe.h"
+#include "exec/worker/worker_process.h"
 
 namespace mish {
 namespace {
@@ -39,14 +40,12 @@ class UnreportedSolution final : public Backend {
 };
 
 BackendEntry unreported_entry(const std::string& path, const std::string& name,
-                              const SolutionRuntime& runtime, const std::string& why) {
+                              const std::string& reason) {
   BackendOrigin origin;
   origin.kind = "solution";
   std::error_code error;
   origin.path = fs::canonical(path, error).string();
   origin.sha256 = sha256_file_hex(path);
-  const std::string reason = fmt::format("its worker ({}) did not report the backend: {}",
-                                         runtime.python, one_line(why));
   BackendEntry entry;
   entry.create = [name, origin, reason] {
     return std::make_unique<UnreportedSolution>(name, origin, reason);
@@ -89,8 +88,17 @@ std::vector<BackendEntry> solution_entries(const std::string& path, const Soluti
     }
   } catch (const UsageError&) {
     throw;  // the tool refuses the backend's table: a bad name or summary, as for a plugin
+  } catch (const WorkerNeverStarted& failure) {
+    return {unreported_entry(
+        path, name,
+        fmt::format("the Python interpreter '{}' exited ({}) before the solution worker "
+                    "started: give --python a Python 3 interpreter{}",
+                    for_terminal(runtime.python, kPathEchoLimit), failure.end,
+                    failure.last_output.empty() ? "" : "; its last output: " + failure.last_output))};
   } catch (const std::exception& failure) {
-    return {unreported_entry(path, name, runtime, failure.what())};
+    return {unreported_entry(path, name,
+                             fmt::format("its worker ({}) did not report the backend: {}",
+                                         runtime.python, one_line(failure.what())))};
   }
   for (BackendEntry& entry : entries) {
     entry.isolated = true;  // whatever --isolate says: Python never runs in the tool

@@ -9,6 +9,7 @@
 #include "backends/external/backend_table.h"
 #include "base/common/errors.h"
 #include "base/common/untrusted_text.h"
+#include "base/env/install_layout.h"
 
 namespace mish {
 namespace {
@@ -38,27 +39,6 @@ std::string find_program(const std::string& name) {
     const fs::path candidate = fs::path(folder.empty() ? "." : folder) / name;
     if (is_executable_file(candidate)) return candidate.string();
     start = colon + 1;
-  }
-  return "";
-}
-
-// Build tree: beside the binary. Installed: the paths from bin/ to lib/ and share/mishbench/ of
-// the installation (set in src/CMakeLists.txt).
-std::vector<fs::path> library_candidates() {
-  const fs::path here = fs::path(own_executable()).parent_path();
-  return {here / kWorkerLibrary, here / MISHBENCH_BIN_TO_LIB / kWorkerLibrary};
-}
-
-std::vector<fs::path> data_candidates() {
-  const fs::path here = fs::path(own_executable()).parent_path();
-  return {here / "share" / "mishbench", here / MISHBENCH_BIN_TO_DATA};
-}
-
-// The first of `candidates` that exists, canonical; empty when none does.
-std::string first_existing(const std::vector<fs::path>& candidates) {
-  for (const fs::path& candidate : candidates) {
-    std::error_code error;
-    if (fs::exists(candidate, error)) return fs::canonical(candidate, error).string();
   }
   return "";
 }
@@ -96,14 +76,16 @@ SolutionRuntime find_solution_runtime(const RunConfig& config) {
           for_terminal(config.python, kPathEchoLimit),
           config.python.find('/') == std::string::npos ? " on PATH" : ""));
   }
-  runtime.worker_library = required(library_candidates(), "library");
+  std::vector<fs::path> libraries;
+  for (const fs::path& folder : library_folders()) libraries.push_back(folder / kWorkerLibrary);
+  runtime.worker_library = required(libraries, "library");
   runtime.worker_script =
-      required({fs::path(required(data_candidates(), "folder")) / kWorkerScript}, "script");
+      required({fs::path(required(data_folders(), "folder")) / kWorkerScript}, "script");
   return runtime;
 }
 
 std::string shipped_solutions_folder() {
-  const std::string data = first_existing(data_candidates());
+  const std::string data = first_existing(data_folders());
   return data.empty() ? "" : (fs::path(data) / kShippedFolder).string();
 }
 

@@ -227,6 +227,17 @@ std::string dlopen_hint(const std::string& error) {
   return "rebuild it for this machine with mishbench_add_plugin";
 }
 
+// The library's own build-info string, or NULL: dlsym also searches the libraries it depends on,
+// whose string would say how they were built.
+const char* own_build_info(void* handle, const void* entry) {
+  const void* symbol = dlsym(handle, MISHBENCH_PLUGIN_BUILD_INFO);
+  Dl_info in_symbol{}, in_entry{};
+  if (symbol == nullptr || dladdr(symbol, &in_symbol) == 0 || dladdr(entry, &in_entry) == 0 ||
+      in_symbol.dli_fbase != in_entry.dli_fbase)
+    return nullptr;
+  return static_cast<const char*>(symbol);
+}
+
 // The entry's C++ name when it was defined without the header's extern "C":
 // mishbench_plugin_entry() mangled by the Itanium ABI.
 constexpr const char* kMangledEntry = "_Z22mishbench_plugin_entryv";
@@ -249,7 +260,19 @@ BackendOrigin PluginLibrary::origin() const {
   origin.path = path_;
   origin.sha256 = sha256_;
   origin.abi_version = static_cast<int>(abi_version_);
+  origin.build_info = build_info_;
   return origin;
+}
+
+std::string read_build_info(const char* text) {
+  if (text == nullptr || *text == '\0') return "unknown";
+  bool too_long = false;
+  std::string info = bounded(text, kMaxBuildInfoLength, &too_long);
+  for (char& c : info) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte > 0x7e) c = '?';  // also each byte of a multi-byte character
+  }
+  return too_long ? info + "..." : info;
 }
 
 std::vector<PluginBackendSpec> read_plugin_table(const mishbench_plugin* table,
@@ -329,6 +352,7 @@ std::shared_ptr<const PluginLibrary> load_plugin(const std::string& path) {
   }
   library->backends_ = read_plugin_table(table, label);
   library->abi_version_ = table->abi_version;
+  library->build_info_ = read_build_info(own_build_info(library->handle_, symbol));
   return library;
 }
 

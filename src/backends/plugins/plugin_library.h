@@ -40,9 +40,11 @@ class PluginLibrary {
   const std::string& path() const { return path_; }      // canonical
   const std::string& sha256() const { return sha256_; }  // of the file, hex
   uint32_t abi_version() const { return abi_version_; }
+  // How it was built, from its MISHBENCH_PLUGIN_BUILD_INFO string; "unknown" without one.
+  const std::string& build_info() const { return build_info_; }
   const std::vector<PluginBackendSpec>& backends() const { return backends_; }
   std::vector<std::string> backend_names() const;
-  // {kind "plugin", path, sha256, abi_version}
+  // {kind "plugin", path, sha256, abi_version, build_info}
   BackendOrigin origin() const;
 
  private:
@@ -53,6 +55,7 @@ class PluginLibrary {
   std::string path_;
   std::string sha256_;
   uint32_t abi_version_ = 0;
+  std::string build_info_;
   std::vector<PluginBackendSpec> backends_;
 };
 
@@ -62,6 +65,12 @@ constexpr size_t kMaxBackendNameLength = 32;
 inline bool is_backend_name_character(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
+
+// A library's build-info string (MISHBENCH_PLUGIN_BUILD_INFO) as the report keeps it: at most
+// kMaxBuildInfoLength bytes (then "..."), every byte that is not printable ASCII as '?';
+// "unknown" for NULL or an empty string. Reads at most kMaxBuildInfoLength + 1 bytes.
+constexpr size_t kMaxBuildInfoLength = 1024;
+std::string read_build_info(const char* text);
 
 // Loads the library at `path` (dlopen with RTLD_NOW | RTLD_LOCAL), calls its entry point and
 // checks the table it returns; the library stays loaded while the result (or a backend made

@@ -55,6 +55,12 @@ def main(argv):
                         help="the backend's name unless the file declares MISHBENCH_NAME")
     parser.add_argument("--socket-fd", type=int, required=True)
     args = parser.parse_args(argv)
+    # The worker runs: the tool tells a Python that cannot run it (one that is no Python 3, or
+    # not Python at all) from a worker that fails later by this line.
+    try:
+        os.write(args.socket_fd, b'{"started": true}\n')
+    except OSError:
+        pass  # the tool is gone; what follows fails on the socket too
     sys.stdout.reconfigure(line_buffering=True)  # a solution's prints reach the tool's capture
     sys.dont_write_bytecode = True  # no __pycache__ left in the solution's own folder
 

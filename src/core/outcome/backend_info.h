@@ -26,6 +26,7 @@ struct BackendOrigin {
   std::string path;              // plugin library or solution file, canonical
   std::string sha256;            // of that file
   int abi_version = 0;           // plugins: the ABI version the library was built against
+  std::string build_info;        // plugins: how the library was built ("unknown" if it says not)
 };
 
 // The table's view of a backend: what --list-backends prints and every result carries.

@@ -44,7 +44,8 @@ json to_message<BackendInfo>(const BackendInfo& info) {
            {{"kind", info.origin.kind},
             {"path", info.origin.path},
             {"sha256", info.origin.sha256},
-            {"abi_version", info.origin.abi_version}}}};
+            {"abi_version", info.origin.abi_version},
+            {"build_info", info.origin.build_info}}}};
 }
 
 template <>
@@ -60,6 +61,7 @@ BackendInfo from_message<BackendInfo>(const json& m) {
   info.origin.path = origin.at("path").get<std::string>();
   info.origin.sha256 = origin.at("sha256").get<std::string>();
   info.origin.abi_version = origin.at("abi_version").get<int>();
+  info.origin.build_info = origin.value("build_info", std::string());
   return info;
 }
 

@@ -1,6 +1,7 @@
-// The messages between the tool and a worker process (docs/isolation.md): each request is
-// {"op": ..., ...}; each reply is {"ok": true, ...} or {"ok": false, "error": "...", "sticky":
-// bool}; a long request may send {"progress": f} lines before its reply. These functions turn
+// The messages between the tool and a worker process (docs/isolation.md): a worker's first line
+// is {"started": true}; each request is {"op": ..., ...}; each reply is {"ok": true, ...} or
+// {"ok": false, "error": "...", "sticky": bool}; a long request may send {"progress": f} lines
+// before its reply. These functions turn
 // the run's plain data into JSON and back, on both sides.
 #pragma once
 #include <nlohmann/json.hpp>

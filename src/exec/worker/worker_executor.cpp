@@ -32,7 +32,7 @@ class WorkerExecutor final : public Executor {
 
  private:
   WorkerProcess& worker();  // started (again) when needed
-  nlohmann::json ask(const nlohmann::json& request, const std::string& during,
+  nlohmann::json ask(const nlohmann::json& request, const WorkerStep& during,
                      const ProgressFn& on_progress = {}, const std::vector<int>& fds = {});
 
   WorkerLaunch launch_;
@@ -68,13 +68,14 @@ WorkerProcess& WorkerExecutor::worker() {
   return *process_;
 }
 
-json WorkerExecutor::ask(const json& request, const std::string& during,
+json WorkerExecutor::ask(const json& request, const WorkerStep& during,
                          const ProgressFn& on_progress, const std::vector<int>& fds) {
   return worker().request(request, during, launch_.limits.step, on_progress, fds);
 }
 
 Support WorkerExecutor::supports(const Problem& problem, const DeviceInfo*) {
-  const json reply = ask({{"op", "supports"}, {"problem", to_message(problem)}}, "supports()");
+  const json reply = ask({{"op", "supports"}, {"problem", to_message(problem)}},
+                         WorkerStep::backend_call("supports()"));
   return {reply.at("supported").get<bool>(), reply.at("reason").get<std::string>()};
 }
 
@@ -82,12 +83,14 @@ SetupReport WorkerExecutor::setup(const Problem& problem, ProblemBuffers& buffer
   const SharedTensors shared = buffers.share();
   const json reply = worker().request(
       {{"op", "setup"}, {"problem", to_message(problem)}, {"buffers", shared.description}},
-      "setup()", launch_.limits.setup, {}, shared.fds);
+      WorkerStep::backend_call("setup()"), launch_.limits.setup, {}, shared.fds);
   return from_message<SetupReport>(reply.at("setup"));
 }
 
 double WorkerExecutor::time_prepack() {
-  return ask({{"op", "time_prepack"}}, "prepack()").at("median_ms").get<double>();
+  return ask({{"op", "time_prepack"}}, WorkerStep::backend_call("prepack()"))
+      .at("median_ms")
+      .get<double>();
 }
 
 Sampling WorkerExecutor::sample(const Series& series, const SampleSettings& settings,
@@ -122,7 +125,9 @@ std::vector<unsigned> WorkerExecutor::pids() const {
   return {};
 }
 
-json WorkerExecutor::describe() { return ask({{"op", "describe"}}, "describe()").at("details"); }
+json WorkerExecutor::describe() {
+  return ask({{"op", "describe"}}, WorkerStep::backend_call("describe()")).at("details");
+}
 
 std::unique_ptr<Executor> make_worker_executor(WorkerLaunch launch) {
   return std::make_unique<WorkerExecutor>(std::move(launch));

@@ -91,8 +91,17 @@ void end_strays() {
 
 }  // namespace
 
+WorkerNeverStarted::WorkerNeverStarted(std::string program_path, std::string how,
+                                       std::string output)
+    : BackendError(fmt::format("'{}' ended ({}) before the worker started{}",
+                               for_terminal(program_path, kPathEchoLimit), how,
+                               output.empty() ? "" : "; its last output: " + output)),
+      program(std::move(program_path)),
+      end(std::move(how)),
+      last_output(std::move(output)) {}
+
 WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, std::string label)
-    : label_(std::move(label)) {
+    : label_(std::move(label)), program_(argv.empty() ? "" : argv[0]) {
   // What a worker leaves behind comes back to this process, to be ended (end_strays).
   static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
   (void)subreaper;
@@ -245,23 +254,37 @@ std::string WorkerProcess::describe_exit() {
   return "an unknown end";
 }
 
-void WorkerProcess::fail(const std::string& what) {
-  // The last line the worker printed often says why (a Python traceback's last line, abort()).
+// The last line the worker printed often says why (a Python traceback's last line, abort()).
+std::string WorkerProcess::last_output_line() const {
   std::string tail = output_tail();
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
   const size_t line = tail.rfind('\n');
   const std::string last = line == std::string::npos ? tail : tail.substr(line + 1);
-  throw BackendError(last.empty() ? what
-                                  : fmt::format("{}; its last output: {}", what, for_terminal(last, 300)));
+  return last.empty() ? "" : for_terminal(last, 300);
 }
 
-nlohmann::json WorkerProcess::request(const nlohmann::json& request, const std::string& during,
+void WorkerProcess::fail(const std::string& what) {
+  const std::string last = last_output_line();
+  throw BackendError(last.empty() ? what : fmt::format("{}; its last output: {}", what, last));
+}
+
+void WorkerProcess::ended(const std::string& what) {
+  Channel::Received sent;
+  while (!started_ && channel_->receive(sent, std::chrono::milliseconds(100)) ==
+                          Channel::Status::message)
+    started_ = true;
+  if (!started_) throw WorkerNeverStarted(program_, describe_exit(), last_output_line());
+  fail(what);
+}
+
+nlohmann::json WorkerProcess::request(const nlohmann::json& request, const WorkerStep& step,
                                       std::chrono::seconds silence_limit,
                                       const std::function<void(double)>& on_progress,
                                       const std::vector<int>& fds) {
+  const std::string& during = step.name;
   if (dead_) fail(fmt::format("the worker is no longer running ({})", describe_exit()));
   if (!channel_->send(request, fds))
-    fail(fmt::format("the worker ended before {} ({})", during, describe_exit()));
+    ended(fmt::format("the worker ended before {} ({})", during, describe_exit()));
   while (true) {
     Channel::Received received;
     switch (channel_->receive(received, silence_limit)) {
@@ -270,14 +293,16 @@ nlohmann::json WorkerProcess::request(const nlohmann::json& request, const std::
         fail(fmt::format("no answer after {} s in {}; the worker was killed",
                          silence_limit.count(), during));
       case Channel::Status::closed:
-        fail(fmt::format("the worker died in {}: {}", during, describe_exit()));
+        ended(fmt::format("the worker died in {}: {}", during, describe_exit()));
       case Channel::Status::malformed:
         kill();
         fail(fmt::format("the worker sent {} in {}; it was killed", channel_->last_error(), during));
       case Channel::Status::message:
         break;
     }
+    started_ = true;
     const nlohmann::json& reply = received.message;
+    if (reply.contains("started")) continue;  // its first line
     if (reply.contains("progress")) {
       if (on_progress && reply["progress"].is_number()) on_progress(reply["progress"].get<double>());
       continue;
@@ -287,7 +312,8 @@ nlohmann::json WorkerProcess::request(const nlohmann::json& request, const std::
     const std::string kind = reply.value("kind", std::string());
     if (reply.value("sticky", false)) kill();  // its CUDA context is unusable
     if (kind == "usage") throw UsageError(error);  // says all it needs to (a library's defect)
-    const std::string where = fmt::format("in {}: {}", during, error);
+    const std::string where =
+        step.is_backend_call ? error : fmt::format("in {}: {}", during, error);
     if (kind == "graph") throw GraphCaptureError(where);
     throw BackendError(where);
   }

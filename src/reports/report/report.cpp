@@ -104,10 +104,12 @@ json roofline_json(const Problem& p, const BackendResult& r, const DeviceRecord*
 }
 
 json origin_json(const BackendOrigin& origin) {
-  return {{"kind", origin.kind},
-          {"path", origin.path},
-          {"sha256", origin.sha256},
-          {"abi_version", origin.abi_version}};
+  json out = {{"kind", origin.kind},
+              {"path", origin.path},
+              {"sha256", origin.sha256},
+              {"abi_version", origin.abi_version}};
+  if (origin.kind == "plugin") out["build_info"] = origin.build_info;  // 1.5
+  return out;
 }
 
 json isolation_json(const std::optional<IsolationReport>& isolation) {

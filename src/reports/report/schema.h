@@ -10,7 +10,7 @@
 
 namespace mish {
 
-constexpr const char* kSchemaVersion = "1.4.0";
+constexpr const char* kSchemaVersion = "1.5.0";
 
 struct SchemaCheck {
   std::vector<std::string> errors;    // the document cannot be used

@@ -1,5 +1,6 @@
-# The plugin interface target, `cmake --install` (binary, header, CMake package) and the in-tree
-# stand-in for the package, so examples/plugins builds the same way in this tree and outside it.
+# The plugin interface target, `cmake --install` (binary, header, CMake package, data files) and
+# the in-tree stand-in for the package, so examples/plugins builds the same way in this tree and
+# outside it.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -30,6 +31,13 @@ install(TARGETS mishbench_plugin_api EXPORT mishbench-targets)
 install(FILES ${PROJECT_SOURCE_DIR}/include/mishbench/plugin.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mishbench)
 install(EXPORT mishbench-targets NAMESPACE mishbench:: DESTINATION ${package_dir})
+# What the help and the messages name (env/install_layout.h: with_shipped_paths), in folders of
+# the source tree's names under share/mishbench/: the configs, the docs with the report's JSON
+# Schema, and the plotting script.
+set(data_dir ${CMAKE_INSTALL_DATADIR}/mishbench)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${data_dir}/configs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${data_dir}/docs)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/plot.py DESTINATION ${data_dir}/scripts)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/mishbench-config.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/package/mishbench-config.cmake
   INSTALL_DESTINATION ${package_dir} PATH_VARS CMAKE_INSTALL_BINDIR)

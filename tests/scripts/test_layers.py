@@ -19,8 +19,8 @@ LAYERS = [
     "base/progress",  # the progress line
     "core/timing",  # timers, clocks, GPU activity records, statistics, the stopping rule, peaks
     "core/problem",  # the problem and its inputs
-    "core/verify",  # tolerances, verification, explanations, the physical floor
     "core/reference",  # the float64 CPU reference
+    "core/verify",  # tolerances, verification, explanations, the physical floor
     "core/outcome",  # what a backend's run came to
     "core/backend",  # what a backend is: the interface every implementation plugs into
     "core/dump",  # tensors written as .npy

@@ -21,15 +21,14 @@ std::unique_ptr<Executor> make_executor(const RunConfig& config, const BackendEn
     launch.argv = entry.worker_argv;
     launch.backend = entry.info.name;
     launch.options = config.backend_options.value(entry.info.name, nlohmann::json::object());
-    launch.l2 = config.sampling.l2;
-    launch.include_prepack = config.include_prepack;
+    launch.settings = config.execution;
     launch.limits = config.worker_limits;
     launch.device = device;
     return make_worker_executor(std::move(launch));
   }
   const bool on_device = entry.info.placement == Placement::device;
   const ExecutionEnv env{on_device ? gpu->stream.get() : nullptr,
-                         on_device ? gpu->timer.get() : nullptr, config.include_prepack};
+                         on_device ? gpu->timer.get() : nullptr, config.execution};
   return std::make_unique<InProcessExecutor>(make_configured(entry, config.backend_options), env);
 }
 
@@ -45,7 +44,7 @@ DeviceRun::DeviceRun(const RunConfig& config, BackendTable backends, DeviceRunPl
     : config_(config), backends_(std::move(backends)), plan_(std::move(plan)),
       nonce_(draw_nonce()) {
   if (plan_.ordinal) {
-    gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.sampling.l2, config_.quiet,
+    gpu_ = open_device_context(*plan_.ordinal, config_.problems, config_.execution.l2, config_.quiet,
                                plan_.label);
     record_ = gpu_->record();
   }

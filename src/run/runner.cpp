@@ -121,7 +121,7 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
 
   RunOutcome outcome;
   outcome.host = query_host();
-  outcome.include_prepack = config.include_prepack;
+  outcome.include_prepack = config.execution.include_prepack;
   bool needs_device = false;
   for (const BackendEntry& entry : backends)
     needs_device |= entry.info.placement == Placement::device;

@@ -209,7 +209,6 @@ bool audit_series(StepContext& c, const std::string& label, const Series& series
   SampleSettings settings;
   settings.warmup = 0;
   settings.iters = calls;
-  settings.l2 = c.env.config.sampling.l2;
   const CallPlan plan = next_plan(c, false, true);
   const Sampling audit = make_calls(c, series, settings, plan, {});
   check_calls(c, label + " audit", plan, audit);
@@ -241,7 +240,7 @@ void check_plausibility(StepContext& c) {
   const double read_gb_per_s = device->read_bandwidth ? device->read_bandwidth->gb_per_s : 0.0;
   const PhysicalFloor floor =
       physical_floor(p, device->info.name, read_gb_per_s, device->info.l2_bytes,
-                     c.env.config.sampling.l2 == L2Mode::hot);
+                     c.env.config.execution.l2 == L2Mode::hot);
   const double median = c.result.stats.median;
   if (median < kImplausibleMargin * floor.floor_ms())
     fail(c, Status::implausible,

@@ -24,13 +24,13 @@ struct RunConfig {
   std::vector<Problem> problems{Problem{}};
   std::vector<std::string> backends{"all"};
   SampleSettings sampling;
+  ExecutorSettings execution;  // --l2, --include-prepack
   bool graph = false;  // also time each device backend as replays of one captured CUDA graph
   Tolerance tolerance;
   std::string json_path;  // empty: no report file; "-": standard output
   std::string csv_path;       // the results as CSV; empty: none; "-": standard output
   std::string markdown_path;  // the results as a Markdown table, appended; empty: none
   std::string dump_dir;   // empty: no .npy dump
-  bool include_prepack = false;  // time weight preparation inside every iteration
   // Per-backend options: {"fp16x3": {"chunks": 4}}; see Backend::configure.
   nlohmann::json backend_options = nlohmann::json::object();
   bool quiet = false;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "base/common/comma_list.h"
@@ -123,9 +124,10 @@ Setting choice_setting(std::string flag, std::string key, std::string report_key
   return s;
 }
 
-// A switch stored in `field`, reported under its config key.
-Setting switch_setting(std::string flag, std::string key, std::string help,
-                       bool RunConfig::*field) {
+// A switch stored in `field` (a member pointer or an accessor like count_setting's), reported
+// under its config key.
+template <typename Field>
+Setting switch_setting(std::string flag, std::string key, std::string help, Field field) {
   Setting s;
   s.flag = std::move(flag);
   s.key = std::move(key);
@@ -133,12 +135,23 @@ Setting switch_setting(std::string flag, std::string key, std::string help,
   s.help = std::move(help);
   s.kind = SettingKind::boolean;
   s.store = [field](RunConfig& c, const SettingValue& v, const std::string&) {
-    c.*field = std::get<bool>(v);
+    std::invoke(field, c) = std::get<bool>(v);
   };
-  s.show = [field](const RunConfig& c) { return json(c.*field); };
+  s.show = [field](const RunConfig& c) { return json(std::invoke(field, c)); };
   return s;
 }
 
+// A setting that changes what a time or a verdict means: reports merge only when they agree on it.
+Setting agreed_for_merge(Setting s) {
+  s.must_agree_to_merge = true;
+  return s;
+}
+
+// A setting compare notes when the two reports differ in it.
+Setting noted_by_compare(Setting s) {
+  s.compare_notes = true;
+  return s;
+}
 
 // A repeatable path flag whose values collect in `field` (config key: a string or an array);
 // `what` names one path in the message for an empty one.
@@ -260,44 +273,43 @@ std::vector<Setting> make_settings() {
   };
   table.push_back(distribution);
 
-  table.push_back(count_setting("--warmup", "warmup", "Untimed runs before sampling", 0,
-                                kMaxAdaptiveSamples,
-                                [](auto& c) -> auto& { return c.sampling.warmup; }));
-  table.push_back(count_setting(
+  table.push_back(agreed_for_merge(noted_by_compare(
+      count_setting("--warmup", "warmup", "Untimed runs before sampling", 0, kMaxAdaptiveSamples,
+                    [](auto& c) -> auto& { return c.sampling.warmup; }))));
+  table.push_back(agreed_for_merge(noted_by_compare(count_setting(
       "--iters", "iters",
       "Timed samples per backend; with --min-time, --max-noise or --timeout, the minimum count", 1,
-      kMaxAdaptiveSamples, [](auto& c) -> auto& { return c.sampling.iters; }));
-  table.push_back(number_setting(
+      kMaxAdaptiveSamples, [](auto& c) -> auto& { return c.sampling.iters; }))));
+  table.push_back(agreed_for_merge(number_setting(
       "--min-time", "min_time", "min_time_s", "S",
       "Adaptive: sample until the timed samples add up to at least S seconds", 0, kMaxSeconds,
-      false, [](auto& c) -> auto& { return c.sampling.min_time_s; }));
+      false, [](auto& c) -> auto& { return c.sampling.min_time_s; })));
   Setting max_noise = number_setting(
       "--max-noise", "max_noise", "max_noise", "F",
       "Adaptive: sample until the median's 95% CI is narrower than F x median; F a fraction "
       "(0.005) or a percent (0.5%)",
       0, 1, true, [](auto& c) -> auto& { return c.sampling.max_noise; });
   max_noise.kind = SettingKind::fraction;
-  table.push_back(max_noise);
-  table.push_back(number_setting(
+  table.push_back(agreed_for_merge(max_noise));
+  table.push_back(agreed_for_merge(number_setting(
       "--timeout", "timeout", "timeout_s", "S",
       "Adaptive: stop sampling a series after S seconds of wall time, whatever else", 0,
-      kMaxSeconds, true, [](auto& c) -> auto& { return c.sampling.timeout_s; }));
-  table.push_back(number_setting("--atol", "atol", "atol", "X", "Absolute tolerance", 0,
-                                 kMaxTolerance, false,
-                                 [](auto& c) -> auto& { return c.tolerance.atol; }));
-  table.push_back(number_setting("--rtol", "rtol", "rtol", "X", "Relative tolerance", 0,
-                                 kMaxTolerance, false,
-                                 [](auto& c) -> auto& { return c.tolerance.rtol; }));
+      kMaxSeconds, true, [](auto& c) -> auto& { return c.sampling.timeout_s; })));
+  table.push_back(agreed_for_merge(number_setting(
+      "--atol", "atol", "atol", "X", "Absolute tolerance", 0, kMaxTolerance, false,
+      [](auto& c) -> auto& { return c.tolerance.atol; })));
+  table.push_back(agreed_for_merge(number_setting(
+      "--rtol", "rtol", "rtol", "X", "Relative tolerance", 0, kMaxTolerance, false,
+      [](auto& c) -> auto& { return c.tolerance.rtol; })));
 
-  table.push_back(choice_setting("--l2", "l2", "l2",
-                                 "flush: cold L2 before every sample; hot: back to back",
-                                 {"flush", "hot"}, [](auto& c) -> auto& { return c.sampling.l2; },
-                                 parse_l2_mode));
+  table.push_back(agreed_for_merge(noted_by_compare(choice_setting(
+      "--l2", "l2", "l2", "flush: cold L2 before every sample; hot: back to back",
+      {"flush", "hot"}, [](auto& c) -> auto& { return c.execution.l2; }, parse_l2_mode))));
 
-  table.push_back(switch_setting(
+  table.push_back(agreed_for_merge(switch_setting(
       "--include-prepack", "include_prepack",
       "Time weight preparation (splitting/scaling W) inside every iteration",
-      &RunConfig::include_prepack));
+      [](auto& c) -> auto& { return c.execution.include_prepack; })));
 
   Setting options;
   options.flag = "--backend-option";
@@ -321,7 +333,7 @@ std::vector<Setting> make_settings() {
     }
   };
   options.show = [](const RunConfig& c) { return c.backend_options; };
-  table.push_back(options);
+  table.push_back(agreed_for_merge(options));
 
   Setting threads = integer_setting("--threads", "threads", "N",
                                     "Threads of the cpu backend (OpenBLAS and OpenMP), default "
@@ -334,11 +346,11 @@ std::vector<Setting> make_settings() {
   threads.show = [](const RunConfig& c) {
     return c.backend_options.value("cpu", json::object()).value("threads", default_cpu_threads());
   };
-  table.push_back(threads);
+  table.push_back(noted_by_compare(threads));
 
-  table.push_back(switch_setting(
+  table.push_back(agreed_for_merge(noted_by_compare(switch_setting(
       "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
-      &RunConfig::graph));
+      &RunConfig::graph))));
 
   table.push_back(paths_setting(
       "--plugin", "plugins", "PATH",
@@ -486,6 +498,13 @@ SettingValue parse_text(const Setting& s, const std::string& text, const std::st
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = make_settings();
   return table;
+}
+
+std::vector<std::string> report_keys_of(bool Setting::*role) {
+  std::vector<std::string> keys;
+  for (const Setting& s : settings())
+    if (s.*role && !s.report_key.empty()) keys.push_back(s.report_key);
+  return keys;
 }
 
 const Setting* setting_for_flag(std::string_view flag) {

@@ -55,10 +55,18 @@ struct Setting {
   std::function<void(RunConfig&, const nlohmann::json&, const std::string& where)> store_json;
   // The value as the report (and the help's default) shows it; empty: not shown.
   std::function<nlohmann::json(const RunConfig&)> show;
+  // It changes what a time or a verdict means: reports merge only when they agree on it.
+  bool must_agree_to_merge = false;
+  // compare notes where its two reports differ in it.
+  bool compare_notes = false;
 };
 
 // The table, in help order.
 const std::vector<Setting>& settings();
+
+// The report keys of the settings that have `role` set (&Setting::must_agree_to_merge,
+// &Setting::compare_notes), in table order.
+std::vector<std::string> report_keys_of(bool Setting::*role);
 
 // The setting with this flag (or alias) or config key; nullptr if none.
 const Setting* setting_for_flag(std::string_view flag);

@@ -17,6 +17,7 @@
 #include "exec/executor/call_hooks.h"
 #include "exec/worker/protocol.h"
 #include "run/call_checker.h"
+#include "settings/run_config.h"
 
 namespace mish {
 namespace {
@@ -185,6 +186,36 @@ TEST(PhysicalFloor, TheLargerOfBytesAndTheHighestPeak) {
   EXPECT_FALSE(unknown.compute_ms);
   EXPECT_DOUBLE_EQ(unknown.floor_ms(), unknown.memory_ms);
   EXPECT_NE(unknown.describe().find("memory"), std::string::npos);
+}
+
+// What the settings table sets for the calls reaches a worker whole: the executor settings it
+// opens its backend with, and the sample settings of every series.
+TEST(WorkerProtocol, EveryExecutorAndSampleSettingSurvivesTheWorkerBoundary) {
+  RunConfig config;
+  apply_config_json({{"l2", "hot"}, {"include_prepack", true}}, "test", config);
+  // The binding names every field: a field added to ExecutorSettings fails to compile here until
+  // the protocol and this test carry it.
+  const auto [l2, include_prepack] = from_message<ExecutorSettings>(to_message(config.execution));
+  EXPECT_EQ(l2, L2Mode::hot);
+  EXPECT_TRUE(include_prepack);
+  const ExecutorSettings defaults = from_message<ExecutorSettings>(to_message(ExecutorSettings{}));
+  EXPECT_EQ(defaults.l2, L2Mode::flush);
+  EXPECT_FALSE(defaults.include_prepack);
+
+  SampleSettings s;
+  s.warmup = 3;
+  s.iters = 17;
+  s.min_time_s = 0.25;
+  s.max_noise = 0.01;
+  s.timeout_s = 9.0;
+  const SampleSettings t = from_message<SampleSettings>(to_message(s));
+  EXPECT_EQ(t.warmup, 3);
+  EXPECT_EQ(t.iters, 17);
+  EXPECT_EQ(t.min_time_s, 0.25);
+  EXPECT_EQ(t.max_noise, 0.01);
+  EXPECT_EQ(t.timeout_s, 9.0);
+  const SampleSettings unset = from_message<SampleSettings>(to_message(SampleSettings{}));
+  EXPECT_FALSE(unset.min_time_s || unset.max_noise || unset.timeout_s);
 }
 
 TEST(WorkerProtocol, CallPlansAndSamplingsSurviveTheWorkerBoundary) {

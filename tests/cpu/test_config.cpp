@@ -39,7 +39,7 @@ TEST(Config, DefaultJsonDescribesTheDefaultProblem) {
   EXPECT_EQ(config.problems[0].seed, defaults.seed);
   EXPECT_EQ(config.backends, std::vector<std::string>{"all"});
   EXPECT_EQ(config.sampling.iters, 100);
-  EXPECT_EQ(config.sampling.l2, L2Mode::flush);
+  EXPECT_EQ(config.execution.l2, L2Mode::flush);
 }
 
 TEST(Config, CiJsonIsSmallAndHostOnly) {
@@ -71,7 +71,7 @@ TEST(Config, SingleProblemAndSettings) {
   EXPECT_EQ(c.sampling.iters, 4);
   EXPECT_EQ(c.tolerance.atol, 1e-3);
   EXPECT_EQ(c.tolerance.rtol, 0.0);
-  EXPECT_EQ(c.sampling.l2, L2Mode::hot);
+  EXPECT_EQ(c.execution.l2, L2Mode::hot);
 }
 
 TEST(Config, ProblemListKeepsOrderAndFillsDefaults) {

@@ -5,6 +5,7 @@
 // indices), with a message naming the file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -15,6 +16,7 @@
 #include "reports/compare/report_input.h"
 #include "reports/merge/merge.h"
 #include "reports/report/schema.h"
+#include "settings/settings.h"
 #include "thrown.h"
 
 namespace mish {
@@ -115,13 +117,14 @@ TEST(Merge, RefusesOtherProblemsAndSettings) {
   EXPECT_NE(problems.find("'node1.json': its problems (64x128x256 kernelbench seed 7)"),
             std::string::npos)
       << problems;
-  for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
-           {"l2", "hot"},
-           {"iters", 30},
-           {"atol", 1e-3},
-           {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}}) {
+  // Every setting the table marks must_agree_to_merge, and nothing the table does not know.
+  const std::vector<std::string> agreed = report_keys_of(&Setting::must_agree_to_merge);
+  for (const char* key : {"warmup", "iters", "l2", "graph", "atol", "include_prepack",
+                          "backend_options"})
+    EXPECT_NE(std::find(agreed.begin(), agreed.end(), key), agreed.end()) << key;
+  for (const std::string& key : agreed) {
     json other = node("node-b", {2.7}, 10);
-    other["settings"][key] = value;
+    other["settings"][key] = {{"differs", key}};
     const std::string message = refusal({node("node-a", {2.7}, 0), other});
     EXPECT_NE(message.find("setting '" + key + "'"), std::string::npos) << message;
   }

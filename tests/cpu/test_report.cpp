@@ -77,7 +77,7 @@ json round_tripped_report() {
   RunConfig config;
   config.sampling.iters = 3;
   config.sampling.warmup = 1;
-  config.sampling.l2 = L2Mode::hot;
+  config.execution.l2 = L2Mode::hot;
   config.tolerance.atol = 2e-4;
   const json report = build_report(synthetic_outcome(), config, {"mishbench", "--iters=3"});
   return json::parse(report.dump(2));

@@ -102,7 +102,7 @@ TEST(SplitBackends, BackendOptionsFromFlagsAndConfig) {
 
   apply_config_json({{"include_prepack", true}, {"backend_options", {{"fp16x3", {{"chunks", 2}}}}}},
                     "test", config);
-  EXPECT_TRUE(config.include_prepack);
+  EXPECT_TRUE(config.execution.include_prepack);
   EXPECT_EQ(config.backend_options["fp16x3"]["chunks"], 2);
   EXPECT_THROW(apply_config_json({{"include_prepack", "yes"}}, "test", config), UsageError);
   EXPECT_THROW(apply_config_json({{"backend_options", {{"fp16x3", 2}}}}, "test", config),
@@ -211,7 +211,7 @@ TEST(SplitBackends, ReportRecordsAccuracyClassAndPrepack) {
   RunOutcome outcome = outcome_with({mismatching("bf16", Accuracy::reduced), fp16x3});
   outcome.include_prepack = true;
   RunConfig config;
-  config.include_prepack = true;
+  config.execution.include_prepack = true;
   set_flag(config, "--backend-option", "fp16x3.chunks=4");
   const nlohmann::json report = build_report(outcome, config, {"mishbench"});
   EXPECT_TRUE(check_report(report).ok());

@@ -28,7 +28,7 @@ TEST_P(DeviceBackendsOnShape, VerifyWithZeroMismatches) {
   config.backends = device_backend_names();
   config.sampling.warmup = 0;  // correctness is the point: no warm-up, one sample
   config.sampling.iters = 1;
-  config.sampling.l2 = L2Mode::hot;
+  config.execution.l2 = L2Mode::hot;
   config.quiet = true;
   const RunOutcome outcome = run_builtin_backends(config);
   ASSERT_EQ(outcome.runs.size(), 1u);

@@ -193,8 +193,8 @@ RunOutcome run_backends(const std::vector<std::string>& backends, const Problem&
                         const nlohmann::json& options = nlohmann::json::object(),
                         bool include_prepack = false) {
   RunConfig config = short_run_config(backends, problem, options);
-  config.include_prepack = include_prepack;
-  config.sampling.l2 = L2Mode::hot;
+  config.execution.include_prepack = include_prepack;
+  config.execution.l2 = L2Mode::hot;
   return run_builtin_backends(config);
 }
 

@@ -62,7 +62,7 @@ TEST(GpuTiming, HotL2RunVerifies) {
   RunConfig config;
   config.problems[0].m = 256;
   config.backends = {"fused"};
-  config.sampling.l2 = L2Mode::hot;
+  config.execution.l2 = L2Mode::hot;
   config.sampling.iters = 10;
   config.quiet = true;
   const RunOutcome outcome = run_builtin_backends(config);

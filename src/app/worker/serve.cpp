@@ -105,7 +105,7 @@ class Worker {
     const json& options = request.at("options");
     if (!options.empty()) backend->configure(options);
     ExecutionEnv env;
-    env.include_prepack = request.at("include_prepack").get<bool>();
+    env.settings = from_message<ExecutorSettings>(request.at("settings"));
     if (backend->placement() == Placement::device) {
       // The device the parent's buffers are on; query_device makes it this process's device.
       const int ordinal = request.value("device", 0);
@@ -118,8 +118,7 @@ class Worker {
       std::string clocks_note;
       clocks_ = ClockMonitor::open(device_->ordinal, &clocks_note);
       timer_ = std::make_unique<DeviceTimer>(stream_->get(), device_->l2_bytes, device_->sms,
-                                             parse_l2_mode(request.at("l2").get<std::string>()),
-                                             clocks_.get());
+                                             env.settings.l2, clocks_.get());
       env.stream = stream_->get();
       env.timer = timer_.get();
     }

@@ -29,19 +29,26 @@ inline uint64_t l2_flush_bytes(uint64_t l2_bytes, L2Mode mode) {
 // long enough for any sane enqueue, short enough that a blocking one does not look like a hang.
 constexpr double kGateTimeoutSeconds = 2.0;
 
-// Warm-up, L2 mode and the stopping rule (iters, min_time_s, max_noise, timeout_s).
+// Warm-up and the stopping rule (iters, min_time_s, max_noise, timeout_s) of one series.
 struct SampleSettings : StoppingRule {
   int warmup = 10;
+};
+
+// How every call of a run is made, in both executors alike: the L2 before each call, and whether
+// the weight preparation is part of each call. A worker gets them once, when it opens its backend
+// (exec/worker/protocol.h).
+struct ExecutorSettings {
   L2Mode l2 = L2Mode::flush;
+  bool include_prepack = false;  // time weight preparation inside every iteration
 };
 
 // How the calls of one series are made (docs/isolation.md). Every call of a backend's work looks
 // the same to it, warm-up and audit calls included: before it, x gets fresh contents and y is
 // poisoned; after it, y is copied into the run's output store for checking. The x of a call is
-// drawn with call_seed(nonce, first_call + index) (exec/executor/call_hooks.h), from a nonce the run draws
-// from the operating system's random source and never hands to a backend; the series' first call
-// uses the problem's own x instead where `main_x_first` says so (the call checked against the CPU
-// reference).
+// drawn with call_seed(nonce, first_call + index) (exec/executor/call_hooks.h), from a nonce the
+// run draws from the operating system's random source and never hands to a backend; the series'
+// first call uses the problem's own x instead where `main_x_first` says so (the call checked
+// against the CPU reference).
 struct CallPlan {
   uint64_t nonce = 0;
   uint64_t first_call = 0;  // the series' first call, counted over the backend's whole run

@@ -64,11 +64,11 @@ class Executor {
 };
 
 // What an in-process executor works with: the run's stream and timer (both null for host
-// backends), and whether weight preparation is timed inside every iteration.
+// backends; the timer flushes the L2 as the settings say), and how calls are made.
 struct ExecutionEnv {
   cudaStream_t stream = nullptr;
   DeviceTimer* timer = nullptr;
-  bool include_prepack = false;
+  ExecutorSettings settings;
 };
 
 }  // namespace mish

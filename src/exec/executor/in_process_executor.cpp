@@ -109,7 +109,7 @@ nlohmann::json InProcessExecutor::describe() { return backend_->describe(); }
 
 std::function<void()> InProcessExecutor::forward_pass() {
   return [this] {
-    if (env_.include_prepack) backend_->prepack(tensors_, stream());
+    if (env_.settings.include_prepack) backend_->prepack(tensors_, stream());
     backend_->run(tensors_, stream());
     backend_->write_output(tensors_, stream());
   };

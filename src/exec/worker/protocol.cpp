@@ -66,10 +66,22 @@ BackendInfo from_message<BackendInfo>(const json& m) {
 }
 
 template <>
+json to_message<ExecutorSettings>(const ExecutorSettings& s) {
+  return {{"l2", to_string(s.l2)}, {"include_prepack", s.include_prepack}};
+}
+
+template <>
+ExecutorSettings from_message<ExecutorSettings>(const json& m) {
+  ExecutorSettings s;
+  s.l2 = parse_l2_mode(m.at("l2").get<std::string>());
+  s.include_prepack = m.at("include_prepack").get<bool>();
+  return s;
+}
+
+template <>
 json to_message<SampleSettings>(const SampleSettings& s) {
   return {{"warmup", s.warmup},
           {"iters", s.iters},
-          {"l2", to_string(s.l2)},
           {"min_time_s", optional_json(s.min_time_s)},
           {"max_noise", optional_json(s.max_noise)},
           {"timeout_s", optional_json(s.timeout_s)}};
@@ -80,7 +92,6 @@ SampleSettings from_message<SampleSettings>(const json& m) {
   SampleSettings s;
   s.warmup = m.at("warmup").get<int>();
   s.iters = m.at("iters").get<int>();
-  s.l2 = parse_l2_mode(m.at("l2").get<std::string>());
   s.min_time_s = optional_double(m.at("min_time_s"));
   s.max_noise = optional_double(m.at("max_noise"));
   s.timeout_s = optional_double(m.at("timeout_s"));

@@ -14,8 +14,8 @@
 
 namespace mish {
 
-// For Problem, BackendInfo, SampleSettings, CallPlan, Sampling, SetupReport, Series and AuditReading
-// (specialized in protocol.cpp; any other type fails to link). from_message throws
+// For Problem, BackendInfo, ExecutorSettings, SampleSettings, CallPlan, Sampling, SetupReport,
+// Series and AuditReading (specialized in protocol.cpp; any other type fails to link). from_message throws
 // nlohmann::json::exception on a message that lacks a field or has the wrong type.
 template <typename T>
 nlohmann::json to_message(const T& value);

@@ -52,8 +52,7 @@ WorkerProcess& WorkerExecutor::worker() {
   process_->request({{"op", "open"},
                      {"backend", launch_.backend},
                      {"options", launch_.options},
-                     {"l2", to_string(launch_.l2)},
-                     {"include_prepack", launch_.include_prepack},
+                     {"settings", to_message(launch_.settings)},
                      {"device", launch_.device}},
                     "starting the worker", launch_.limits.setup);
   cost_.start_ms = elapsed_ms(start);

@@ -18,8 +18,7 @@ struct WorkerLaunch {
   std::vector<std::string> argv;  // the worker program and its arguments
   std::string backend;            // the backend's name in the worker's table
   nlohmann::json options = nlohmann::json::object();
-  L2Mode l2 = L2Mode::flush;
-  bool include_prepack = false;
+  ExecutorSettings settings;
   WorkerLimits limits;
   int device = 0;  // the CUDA device index a device backend runs on, the parent's buffers' device
 };

@@ -13,6 +13,7 @@
 #include "reports/compare/report_input.h"
 #include "reports/compare/verdict.h"
 #include "settings/device_selection.h"
+#include "settings/settings.h"
 
 namespace mish {
 namespace {
@@ -258,7 +259,7 @@ ReportSummary summarize_report(const json& report, std::string_view label_text) 
   const json& settings = in.field(report, "report", "settings");
   if (!settings.is_object())
     in.refuse("settings", fmt::format("expected an object, got {}", kind_of(settings)));
-  for (const char* key : {"l2", "graph", "iters", "warmup", "threads"})
+  for (const std::string& key : report_keys_of(&Setting::compare_notes))
     summary.settings[key] = settings.contains(key) ? settings[key].dump() : "null";
 
   const json& results = in.field(report, "report", "results");

@@ -13,6 +13,7 @@
 #include "reports/compare/report_input.h"
 #include "reports/report/schema.h"
 #include "reports/report/timestamp.h"
+#include "settings/settings.h"
 
 namespace mish {
 namespace {
@@ -106,7 +107,7 @@ void check_alike(const MergeInput& first, const ReportSummary& first_summary,
                               for_terminal(problems_text(ours), kMessageLimit)));
   const json& settings = input.report["settings"];
   const json& first_settings = first.report["settings"];
-  for (const std::string& key : kMergedSettings) {
+  for (const std::string& key : report_keys_of(&Setting::must_agree_to_merge)) {
     const json mine = settings.value(key, json(nullptr));
     const json reference = first_settings.value(key, json(nullptr));
     if (mine != reference)
@@ -139,10 +140,6 @@ json sources_of(const json& report, size_t host_offset) {
 }
 
 }  // namespace
-
-const std::vector<std::string> kMergedSettings = {
-    "warmup", "iters", "stopping", "min_time_s", "max_noise",       "timeout_s",
-    "l2",     "graph", "atol",     "rtol",       "include_prepack", "backend_options"};
 
 json merge_reports(const std::vector<MergeInput>& inputs, const std::vector<std::string>& argv) {
   if (inputs.empty()) throw UsageError("merge needs at least one report");

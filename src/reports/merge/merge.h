@@ -1,12 +1,12 @@
 // `mishbench merge A.json B.json ...`: reports of several nodes (or runs) as one report, for a
 // fleet view. Each result keeps its device and host: the inputs' hosts, devices and results are
 // put one after another, and every index that refers to a host or a device is shifted to match.
-// Every input is untrusted: read and checked as compare reads reports (reports/compare/report_input.h),
-// and what merge rewrites is checked before it is touched. Merge refuses what would not mean one
-// thing: reports of another schema version than this build's 1.3 (older ones do not say which
-// device each result ran on), reports of different problems, or with different settings of the
-// measurement (kMergedSettings), and a device (by UUID) that appears twice. Rules in
-// docs/report-schema.md#merged-reports.
+// Every input is untrusted: read and checked as compare reads reports
+// (reports/compare/report_input.h), and what merge rewrites is checked before it is touched. Merge
+// refuses what would not mean one thing: reports of another schema version than this build's
+// (older ones do not say which device each result ran on), reports of different problems, or with
+// different settings of the measurement (those the settings table marks must_agree_to_merge), and
+// a device (by UUID) that appears twice. Rules in docs/report-schema.md#merged-reports.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,9 +14,6 @@
 #include <nlohmann/json.hpp>
 
 namespace mish {
-
-// The settings that must be equal in every input: they decide what a timing or a verdict means.
-extern const std::vector<std::string> kMergedSettings;
 
 struct MergeInput {
   std::string label;      // the path, as given

@@ -237,8 +237,8 @@ json build_report(const RunOutcome& outcome, const RunConfig& config,
   // Every reported setting from the settings table, plus what follows from them.
   json settings = settings_json(config);
   settings["l2_flush_bytes"] =
-      first_device && config.sampling.l2 == L2Mode::flush
-          ? json(l2_flush_bytes(first_device->info.l2_bytes, config.sampling.l2))
+      first_device && config.execution.l2 == L2Mode::flush
+          ? json(l2_flush_bytes(first_device->info.l2_bytes, config.execution.l2))
           : json(nullptr);
   settings["devices_parallel"] = outcome.devices_parallel;  // what ran: false with one device
   settings["stopping"] = config.sampling.adaptive() ? "adaptive" : "fixed";

@@ -222,9 +222,8 @@ void add_backend_option(const std::string& assignment, const std::string& where,
   config.backend_options[backend][key] = value;
 }
 
-std::vector<Setting> make_settings() {
-  std::vector<Setting> table;
-
+// What runs: the backends and the problem.
+void add_problem_settings(std::vector<Setting>& table) {
   Setting backends;
   backends.flag = "--backend";
   backends.alias = "--backends";
@@ -272,7 +271,10 @@ std::vector<Setting> make_settings() {
     return json(to_string(c.problems.at(0).distribution));
   };
   table.push_back(distribution);
+}
 
+// How a series is sampled and checked, and how every call is made.
+void add_measurement_settings(std::vector<Setting>& table) {
   table.push_back(agreed_for_merge(noted_by_compare(
       count_setting("--warmup", "warmup", "Untimed runs before sampling", 0, kMaxAdaptiveSamples,
                     [](auto& c) -> auto& { return c.sampling.warmup; }))));
@@ -310,7 +312,13 @@ std::vector<Setting> make_settings() {
       "--include-prepack", "include_prepack",
       "Time weight preparation (splitting/scaling W) inside every iteration",
       [](auto& c) -> auto& { return c.execution.include_prepack; })));
+  table.push_back(agreed_for_merge(noted_by_compare(switch_setting(
+      "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
+      &RunConfig::graph))));
+}
 
+// The backends' options, backends from outside the tool, and the workers they run in.
+void add_backend_settings(std::vector<Setting>& table) {
   Setting options;
   options.flag = "--backend-option";
   options.key = "backend_options";
@@ -348,10 +356,6 @@ std::vector<Setting> make_settings() {
   };
   table.push_back(noted_by_compare(threads));
 
-  table.push_back(agreed_for_merge(noted_by_compare(switch_setting(
-      "--graph", "graph", "Also time each device backend as CUDA-graph replays (reported apart)",
-      &RunConfig::graph))));
-
   table.push_back(paths_setting(
       "--plugin", "plugins", "PATH",
       "Load backends from a plugin library (include/mishbench/plugin.h), repeatable", "plugin",
@@ -387,7 +391,10 @@ std::vector<Setting> make_settings() {
       "--worker-timeout", "worker_timeout",
       "Kill a worker that stays silent for S seconds in any other step",
       [](auto& c) -> auto& { return c.worker_limits.step; }));
+}
 
+// The CUDA devices the device backends run on.
+void add_device_settings(std::vector<Setting>& table) {
   Setting devices;
   devices.flag = "--devices";
   devices.key = "devices";
@@ -427,7 +434,10 @@ std::vector<Setting> make_settings() {
       "--devices-parallel", "devices_parallel",
       "With several devices, run them all at once (a busy node) instead of one after another",
       &RunConfig::devices_parallel));
+}
 
+// What the run writes.
+void add_output_settings(std::vector<Setting>& table) {
   table.push_back(output_setting(
       "--json", "FILE",
       "Write the JSON report to FILE ('-': standard output; the table then goes to stderr)",
@@ -449,6 +459,16 @@ std::vector<Setting> make_settings() {
   quiet.report_key.clear();
   quiet.show = nullptr;
   table.push_back(quiet);
+}
+
+// The table, in help order.
+std::vector<Setting> make_settings() {
+  std::vector<Setting> table;
+  add_problem_settings(table);
+  add_measurement_settings(table);
+  add_backend_settings(table);
+  add_device_settings(table);
+  add_output_settings(table);
   return table;
 }
 

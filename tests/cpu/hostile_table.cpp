@@ -86,6 +86,14 @@ Setup text(std::string name, std::string bytes) {
   };
 }
 
+Setup repeated_text(std::string name, std::string prefix, size_t count, char fill,
+                    std::string suffix) {
+  return [name, prefix, count, fill, suffix](const fs::path& dir) {
+    write_bytes(dir / name, prefix + std::string(count, fill) + suffix);
+    return std::string();
+  };
+}
+
 Setup folder(std::string name) {
   return [name](const fs::path& dir) {
     fs::create_directories(dir / name);

@@ -55,6 +55,10 @@ void write_bytes(const std::filesystem::path& path, const std::string& bytes);
 // bits; a Unix socket; a FIFO; a private copy of a memory device (1,3 null; 1,7 full; root only),
 // never the system's node; a sparse file of `bytes` starting "{".
 Setup text(std::string name, std::string bytes);
+// {dir}/<name> holding `prefix`, `count` copies of `fill`, then `suffix`: a large file made when
+// its row runs, so that the table (built in every test process) does not hold its bytes.
+Setup repeated_text(std::string name, std::string prefix, size_t count, char fill,
+                    std::string suffix);
 Setup folder(std::string name);
 Setup symlink(std::string target, std::string name);
 Setup hard_link(std::string target, std::string name);

@@ -38,7 +38,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareFlags& f) {
   add_gate_flags(*compare, f.gate);
   compare->footer(R"(
 Examples:
-  mishbench compare results/baselines/h200.json new.json
+  mishbench compare results/baselines/nvidia-h200-default.json new.json
   mishbench compare base.json new.json --threshold 0.05 --markdown "$GITHUB_STEP_SUMMARY"
   mishbench compare node-monday.json node-friday.json --match-devices uuid
 

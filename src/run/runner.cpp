@@ -150,9 +150,19 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
       if (parallel) threads.push_back(std::make_unique<TaskThread>());
     }
 
+  // Only device backends and no device: no backend would read the inputs or the reference.
+  const bool nothing_runs = runnable.empty() && config.dump_dir.empty();
   for (const Problem& problem : config.problems) {
     ProblemRun run;
     run.problem = problem;
+    if (nothing_runs) {
+      say(config, "problem {}: no backend can run here; inputs and reference not computed",
+          problem.shape());
+      for (const BackendEntry& entry : backends)
+        run.results.push_back(skipped_for_no_device(entry.info, outcome.missing_device));
+      outcome.runs.push_back(std::move(run));
+      continue;
+    }
     const ProblemData data = prepare_problem(config, problem, run);
     if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
     std::vector<std::vector<BackendResult>> results(parts.size());

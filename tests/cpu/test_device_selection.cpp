@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "base/common/errors.h"
 #include "base/env/environment.h"
@@ -144,6 +145,32 @@ TEST(DeviceSelection, WithoutADeviceAGpuBackendExitsThreeWhateverTheList) {
     EXPECT_EQ(run.exit_code, 3) << list << ": " << run.err;
     EXPECT_NE(run.err.find("no CUDA device"), std::string::npos) << run.err;
   }
+}
+
+// Only device backends and no device: nothing would read the inputs or the reference, so they are
+// not computed (seconds at the default problem); with a host backend beside them they are.
+TEST(DeviceSelection, WithoutADeviceNothingIsComputedForBackendsThatCannotRun) {
+  if (visible_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  const ScratchFolder folder;
+  const std::string scratch = folder.path.string();
+  const std::string report = (folder.path / "r.json").string();
+  const ProcessResult alone = run_mishbench({"--backend=fused", "--json", report}, scratch);
+  EXPECT_EQ(alone.exit_code, 3) << alone.err;
+  EXPECT_NE(alone.err.find("no backend can run here; inputs and reference not computed"),
+            std::string::npos)
+      << alone.err;
+  EXPECT_NE(alone.out.find("(kernelbench, seed 42), reference not computed"), std::string::npos)
+      << alone.out;
+  const nlohmann::json skipped = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_EQ(skipped["results"][0]["status"], "skipped");
+  EXPECT_EQ(skipped["problems"][0]["reference_ms"], 0.0);
+
+  const ProcessResult beside = run_mishbench(
+      {"--backend=cpu,fused", "--m", "8", "--n", "64", "--k", "64", "--json", report}, scratch);
+  EXPECT_EQ(beside.exit_code, 3) << beside.err;
+  EXPECT_EQ(beside.err.find("not computed"), std::string::npos) << beside.err;
+  const nlohmann::json ran = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_GT(ran["problems"][0]["reference_ms"].get<double>(), 0.0);
 }
 
 }  // namespace

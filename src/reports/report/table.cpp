@@ -225,8 +225,12 @@ void print_table(std::FILE* out, const RunOutcome& outcome, const Tolerance& tol
   const bool several = outcome.devices.size() > 1;
   for (const ProblemRun& run : outcome.runs) {
     const Problem& p = run.problem;
-    fmt::print(out, "\nproblem m={} n={} k={} ({}, seed {}), reference {:.0f} ms\n", p.m, p.n, p.k,
-               to_string(p.distribution), p.seed, run.reference_ms);
+    // A reference of 0 ms was not computed: no backend could run (run/runner.cpp).
+    const std::string reference = run.reference_ms > 0
+                                      ? fmt::format("reference {:.0f} ms", run.reference_ms)
+                                      : std::string("reference not computed");
+    fmt::print(out, "\nproblem m={} n={} k={} ({}, seed {}), {}\n", p.m, p.n, p.k,
+               to_string(p.distribution), p.seed, reference);
     if (!several) {
       std::vector<const BackendResult*> all;
       for (const BackendResult& r : run.results) all.push_back(&r);

@@ -65,7 +65,7 @@ void note_other_processes(StepContext& c, const std::string& label,
   if (seen.empty()) return;
   std::vector<std::string> names;
   for (const OtherProcess& p : seen) {
-    names.push_back(fmt::format("pid {} ({})", p.pid, p.name.empty() ? "name not visible" : p.name));
+    names.push_back(process_label(p));
     const auto known = std::find_if(c.result.other_processes.begin(), c.result.other_processes.end(),
                                     [&](const OtherProcess& q) { return q.pid == p.pid; });
     if (known == c.result.other_processes.end()) c.result.other_processes.push_back(p);

@@ -1,6 +1,15 @@
 #include "core/outcome/outcome.h"
 
+#include <fmt/format.h>
+
+#include "base/common/untrusted_text.h"
+
 namespace mish {
+
+std::string process_label(const OtherProcess& process) {
+  return fmt::format("pid {} ({})", process.pid,
+                     process.name.empty() ? "name not visible" : for_terminal(process.name));
+}
 
 std::string to_string(Placement placement) {
   return placement == Placement::host ? "host" : "device";

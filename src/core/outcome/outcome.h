@@ -72,6 +72,9 @@ struct OtherProcess {
   uint64_t used_bytes = 0;
 };
 
+// "pid 8877 (mishbench)", the name escaped (another process chose it), or "name not visible".
+std::string process_label(const OtherProcess& process);
+
 // What running the backend in a worker process cost (--isolate).
 struct IsolationReport {
   double start_ms = 0;       // spawning the worker up to its first answer, backend made

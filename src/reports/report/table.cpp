@@ -115,12 +115,12 @@ void print_timing_details(std::FILE* out, const Problem& p, const BackendResult&
   // Printed under --quiet too: a CI log must show why a time is not worth gating on.
   if (r.shared_gpu) {
     std::vector<std::string> others;
-    for (const OtherProcess& p : r.other_processes)
-      others.push_back(fmt::format("pid {} ({})", p.pid,
-                                   p.name.empty() ? "name not visible" : for_terminal(p.name)));
+    for (const OtherProcess& p : r.other_processes) others.push_back(process_label(p));
+    const std::string who =
+        others.empty() ? "another process" : fmt::format("{}", fmt::join(others, ", "));
     fmt::print(out, "  {:<{}} shared    GPU used by {} while timed: timings disturbed, compare "
                     "will not gate on them\n",
-               name, width, others.empty() ? "another process" : fmt::format("{}", fmt::join(others, ", ")));
+               name, width, who);
   }
 }
 

@@ -114,6 +114,25 @@ std::vector<std::unique_ptr<DeviceRun>> plan_parts(const RunConfig& config,
   return parts;
 }
 
+// Every part's results on `data`: the device parts on their threads, if any, all at once; the rest
+// (every part when they take turns, the host part after the devices) on this thread.
+std::vector<BackendResult> run_parts(const std::vector<std::unique_ptr<DeviceRun>>& parts,
+                                     const std::vector<std::unique_ptr<TaskThread>>& threads,
+                                     const ProblemData& data) {
+  std::vector<std::vector<BackendResult>> results(parts.size());
+  const auto run_part = [&](size_t i) { results[i] = parts[i]->run(data); };
+  std::vector<std::future<void>> running;
+  for (size_t i = 0; i < threads.size(); ++i)
+    running.push_back(threads[i]->post([&run_part, i] { run_part(i); }));
+  for (std::future<void>& done : running) done.wait();
+  for (std::future<void>& done : running) done.get();  // the first failure, once all stopped
+  for (size_t i = threads.size(); i < parts.size(); ++i) run_part(i);
+  std::vector<BackendResult> all;
+  for (std::vector<BackendResult>& part : results)
+    for (BackendResult& result : part) all.push_back(std::move(result));
+  return all;
+}
+
 }  // namespace
 
 RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) {
@@ -158,25 +177,11 @@ RunOutcome run_benchmark(const RunConfig& config, const BackendTable& backends) 
     if (nothing_runs) {
       say(config, "problem {}: no backend can run here; inputs and reference not computed",
           problem.shape());
-      for (const BackendEntry& entry : backends)
-        run.results.push_back(skipped_for_no_device(entry.info, outcome.missing_device));
-      outcome.runs.push_back(std::move(run));
-      continue;
+    } else {
+      const ProblemData data = prepare_problem(config, problem, run);
+      if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
+      run.results = run_parts(parts, threads, data);
     }
-    const ProblemData data = prepare_problem(config, problem, run);
-    if (!config.dump_dir.empty()) dump_problem(config.dump_dir, data);
-    std::vector<std::vector<BackendResult>> results(parts.size());
-    const auto run_part = [&](size_t i) { results[i] = parts[i]->run(data); };
-    // The device parts on their threads, if any, all at once; the rest (every part when they
-    // take turns, the host part after the devices) on this thread.
-    std::vector<std::future<void>> running;
-    for (size_t i = 0; i < threads.size(); ++i)
-      running.push_back(threads[i]->post([&run_part, i] { run_part(i); }));
-    for (std::future<void>& done : running) done.wait();
-    for (std::future<void>& done : running) done.get();  // the first failure, once all stopped
-    for (size_t i = threads.size(); i < parts.size(); ++i) run_part(i);
-    for (std::vector<BackendResult>& part : results)
-      for (BackendResult& result : part) run.results.push_back(std::move(result));
     if (!outcome.missing_device.empty())
       for (const BackendEntry& entry : backends)
         if (entry.info.placement == Placement::device)

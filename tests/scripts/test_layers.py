@@ -54,31 +54,37 @@ def layer_of(path):
     return best
 
 
+TOPS = (("src", ""), ("kernels", "kernels/"))
+
+
+def label_of(path):
+    """A file's path relative to src/, or as 'kernels/...'; None outside both."""
+    real = os.path.realpath(path)
+    for top, prefix in TOPS:
+        base = os.path.realpath(os.path.join(ROOT, top))
+        if real.startswith(base + os.sep):
+            return prefix + os.path.relpath(real, base)
+    return None
+
+
 def sources():
-    """(path relative to src/ or 'kernels/...', absolute path) of every source file."""
-    for top, prefix in (("src", ""), ("kernels", "kernels/")):
-        base = os.path.join(ROOT, top)
-        for folder, _, names in os.walk(base):
+    """(label_of, absolute path) of every source file."""
+    for top, _ in TOPS:
+        for folder, _, names in os.walk(os.path.join(ROOT, top)):
             for name in names:
                 if SOURCES.search(name):
                     full = os.path.join(folder, name)
-                    yield prefix + os.path.relpath(full, base), full
+                    yield label_of(full), full
 
 
 def resolve(included, including):
-    """The included file, relative to src/ or as 'kernels/...'; None for the plugin header and
-    system headers."""
-    here = os.path.dirname(including)
-    for candidate, label in ((os.path.join(here, included), None),
-                             (os.path.join(ROOT, "src", included), included),
-                             (os.path.join(ROOT, "kernels", included), "kernels/" + included)):
+    """The included file's label_of, found as the compiler would (beside the including file, then
+    in src/ and kernels/); None for the plugin header and system headers."""
+    for folder in (os.path.dirname(including), os.path.join(ROOT, "src"),
+                   os.path.join(ROOT, "kernels")):
+        candidate = os.path.join(folder, included)
         if os.path.isfile(candidate):
-            if label is not None:
-                return label
-            for top, prefix in (("src", ""), ("kernels", "kernels/")):
-                base = os.path.join(ROOT, top)
-                if os.path.realpath(candidate).startswith(os.path.realpath(base) + os.sep):
-                    return prefix + os.path.relpath(os.path.realpath(candidate), base)
+            return label_of(candidate)
     return None
 
 

@@ -182,6 +182,12 @@ TEST(Table, ATimeTakenOnASharedGpuSaysWhoSharedIt) {
             std::string::npos)
       << text;
   EXPECT_EQ(line_of(text, "  cpu        shared"), "") << text;
+
+  // Another process chose its name: it is shown escaped, never raw on the terminal.
+  shared.other_processes = {OtherProcess{9, "evil\x1b[2J", 0}};
+  const std::string escaped = table(host_run({shared}));
+  EXPECT_EQ(escaped.find('\x1b'), std::string::npos) << escaped;
+  EXPECT_NE(escaped.find("GPU used by pid 9 (evil\\x1b[2J)"), std::string::npos) << escaped;
 }
 
 }  // namespace
